@@ -1,0 +1,41 @@
+# gpuplat developer targets. `make check` is exactly what CI runs.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PY     := $(BIN)/python
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas conformance clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: install
+	$(PY) scripts/demo.py
+
+test: install
+	$(BIN)/pytest -n auto
+
+lint: install
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: install
+	$(BIN)/mypy
+
+check: lint typecheck test
+
+docs: install
+	$(PY) -m gpuplat.docs
+
+SCHEMA_OUT ?= build/provider-schemas
+provider-schemas: install
+	PYTHON=$(PY) bash scripts/provider-schemas.sh $(SCHEMA_OUT)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build

@@ -1,0 +1,5 @@
+"""Allow ``python -m gpuplat``."""
+
+from gpuplat.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""One function per command: typed arguments in, values out, GpuplatError on failure."""

@@ -1,0 +1,67 @@
+"""`gpuplat validate`: load every environment, report all problems at once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from gpuplat.errors import ExitCode, SpecError
+from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.spec.load import load_project
+
+
+@dataclass(frozen=True)
+class ValidateResult:
+    """What `validate` found."""
+
+    envs: tuple[str, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    strict: bool
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.is_error)
+
+    @property
+    def warnings(self) -> int:
+        return len(self.diagnostics) - self.errors
+
+    @property
+    def ok(self) -> bool:
+        return self.errors == 0 and not (self.strict and self.warnings)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return ExitCode.OK if self.ok else ExitCode.INVALID_SPEC
+
+    def summary(self) -> str:
+        envs = ", ".join(self.envs) if self.envs else "base spec"
+        extra = (
+            f" ({self.warnings} warning{'s' if self.warnings != 1 else ''})"
+            if self.warnings
+            else ""
+        )
+        return f"valid: {envs}{extra}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "valid": self.ok,
+            "environments": list(self.envs),
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+def validate_project(root: Path, envs: Sequence[str], *, strict: bool) -> ValidateResult:
+    """Validate the project in ``root``.
+
+    Raises:
+        GpuplatError: There is no spec, or an unknown environment was named.
+    """
+    try:
+        project = load_project(root, envs, strict=strict)
+    except SpecError as exc:
+        return ValidateResult(tuple(envs), tuple(exc.diagnostics), strict)
+    return ValidateResult(tuple(project.envs), tuple(project.warnings), strict)

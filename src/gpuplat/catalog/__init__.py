@@ -1,0 +1,104 @@
+"""GPU catalog: GPU models, machine shapes, MIG layouts, feature floors and chart pins.
+
+The facts live in YAML files under ``gpuplat/catalog/data`` and are restated from public
+sources; every entry names its source ids (see :func:`sources`) and an ``as_of`` date, and
+carries ``unverified`` where a figure was not confirmed. Importing this package reads no
+data: each file is parsed on the first lookup that needs it and cached for the process.
+
+Lookups that may legitimately miss (``gpu_model``, ``shape``, ``gke_accelerator``) return
+None; use :func:`close_matches` for "did you mean" hints. Lookups of names the code itself
+chooses (``chart``, ``feature_floor``, ``feature_limit``, ``source``) raise
+:class:`UnknownNameError`.
+"""
+
+from gpuplat.catalog.loader import (
+    GKE_ACCELERATOR_LABEL,
+    CatalogDataError,
+    Kind,
+    UnknownNameError,
+    aks_gpu_driver_values,
+    aks_gpu_instance,
+    catalog_as_of,
+    chart,
+    charts,
+    close_matches,
+    feature_floor,
+    feature_floors,
+    feature_limit,
+    feature_limits,
+    gke_accelerator,
+    gke_accelerators,
+    gke_mig_support,
+    gpu_model,
+    gpu_model_for_accelerator,
+    gpu_models,
+    mig_exposure,
+    mig_profiles,
+    no_mig_gpus,
+    node_labels,
+    shape,
+    shapes,
+    source,
+    sources,
+)
+from gpuplat.catalog.model import (
+    CLOUDS,
+    Accelerator,
+    ChartPin,
+    Cloud,
+    CpuArch,
+    FeatureFloor,
+    FeatureLimit,
+    GpuModel,
+    MigExposure,
+    MigSupport,
+    NodeLabel,
+    Price,
+    Shape,
+    Source,
+)
+
+__all__ = [
+    "CLOUDS",
+    "GKE_ACCELERATOR_LABEL",
+    "Accelerator",
+    "CatalogDataError",
+    "ChartPin",
+    "Cloud",
+    "CpuArch",
+    "FeatureFloor",
+    "FeatureLimit",
+    "GpuModel",
+    "Kind",
+    "MigExposure",
+    "MigSupport",
+    "NodeLabel",
+    "Price",
+    "Shape",
+    "Source",
+    "UnknownNameError",
+    "aks_gpu_driver_values",
+    "aks_gpu_instance",
+    "catalog_as_of",
+    "chart",
+    "charts",
+    "close_matches",
+    "feature_floor",
+    "feature_floors",
+    "feature_limit",
+    "feature_limits",
+    "gke_accelerator",
+    "gke_accelerators",
+    "gke_mig_support",
+    "gpu_model",
+    "gpu_model_for_accelerator",
+    "gpu_models",
+    "mig_exposure",
+    "mig_profiles",
+    "no_mig_gpus",
+    "node_labels",
+    "shape",
+    "shapes",
+    "source",
+    "sources",
+]

@@ -1,0 +1,159 @@
+"""The command line: parse options, call one application function, return its exit code.
+
+This is the only module that imports click. Heavy modules (pydantic, jinja2) are imported inside
+the commands so that ``gpuplat --version`` starts fast.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import sys
+import tempfile
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from gpuplat import __version__
+from gpuplat.console import Console
+from gpuplat.errors import ExitCode, GpuplatError
+
+
+@dataclass
+class App:
+    """What every command gets: the project folder and where to write."""
+
+    root: Path
+    console: Console
+    debug: bool
+
+
+class _Group(click.Group):
+    """Turns results and errors of every command into exit codes, in one place."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            result = super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except GpuplatError as exc:
+            app = ctx.find_object(App)
+            console = app.console if app else Console()
+            if app and app.debug:
+                traceback.print_exc(file=console.err)
+            console.error(exc, strict=bool(ctx.meta.get("strict")))
+            ctx.exit(int(exc.exit_code))
+        except KeyboardInterrupt:
+            Console().say("Interrupted.")
+            ctx.exit(int(ExitCode.INTERRUPTED))
+        except Exception:
+            app = ctx.find_object(App)
+            _internal_error(app.console if app else Console(), bool(app and app.debug))
+            ctx.exit(int(ExitCode.INTERNAL))
+        if isinstance(result, int) and result:
+            ctx.exit(result)
+        return result
+
+
+def _internal_error(console: Console, debug: bool) -> None:
+    text = traceback.format_exc()
+    if debug:
+        console.say(text)
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+    fd, name = tempfile.mkstemp(prefix=f"gpuplat-crash-{stamp}-", suffix=".log")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(f"gpuplat {__version__}\nargv: {sys.argv!r}\n\n{text}")
+    console.error(
+        GpuplatError(
+            "internal error: gpuplat hit a bug",
+            hint=f"the traceback is in {name}; please attach it to a bug report",
+        )
+    )
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(
+    __version__, "--version", "-V", prog_name="gpuplat", message="%(prog)s %(version)s"
+)
+@click.option(
+    "-C",
+    "project_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="Project folder (holds gpuplat.yaml).",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks.")
+@click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR=1).")
+@click.pass_context
+def cli(ctx: click.Context, project_dir: Path, debug: bool, no_color: bool) -> None:
+    """gpuplat: one spec of a GPU platform -> versioned Terraform -> plan/apply per environment."""
+    ctx.obj = App(project_dir, Console(color=False if no_color else None), debug)
+
+
+@cli.command()
+@click.option("--example", "-x", default=None, help="Example to start from (see --list).")
+@click.option("--list", "list_examples", is_flag=True, help="List the examples and exit.")
+@click.option("--force", is_flag=True, help="Overwrite existing files.")
+@click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
+@click.pass_obj
+def init(
+    app: App, example: str | None, list_examples: bool, force: bool, directory: Path | None
+) -> int:
+    """Write a working gpuplat.yaml and envs/ overlays to start from."""
+    from gpuplat.app import init as init_app
+
+    if list_examples:
+        for name, summary in init_app.list_examples():
+            app.console.data(f"{name:<16} {summary}")
+        return 0
+    target = directory if directory is not None else app.root
+    result = init_app.init_project(target, example, force=force)
+    for path in result.written:
+        app.console.say(f"wrote {path}")
+    app.console.say(
+        f"Next: cd {target} && gpuplat validate" if directory else "Next: gpuplat validate"
+    )
+    return 0
+
+
+@cli.command()
+@click.option("-e", "--env", "envs", multiple=True, help="Environment(s) to check (default: all).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@click.option("--strict", is_flag=True, help="Warnings are errors.")
+@click.pass_context
+def validate(ctx: click.Context, envs: tuple[str, ...], as_json: bool, strict: bool) -> int:
+    """Check the spec and every overlay; report every problem at once."""
+    from gpuplat.app.validate import validate_project
+
+    app: App = ctx.obj
+    ctx.meta["strict"] = strict
+    result = validate_project(app.root, envs, strict=strict)
+    if as_json:
+        app.console.json(result.to_json())
+    else:
+        if result.diagnostics:
+            app.console.diagnostics(result.diagnostics, strict=strict)
+        if result.ok:
+            app.console.say(result.summary())
+    return int(result.exit_code)
+
+
+@cli.command()
+@click.option("--overlay", is_flag=True, help="Schema of an envs/<env>.yaml overlay instead.")
+@click.pass_obj
+def schema(app: App, overlay: bool) -> int:
+    """Print the JSON Schema of the spec on stdout (for editors and CI)."""
+    from gpuplat.spec.schema import spec_schema_text
+
+    app.console.data(spec_schema_text(overlay=overlay).rstrip("\n"))
+    return 0
+
+
+def main() -> NoReturn:
+    """Console-script entry point."""
+    cli.main(prog_name="gpuplat")
+    raise SystemExit(0)  # pragma: no cover - cli.main always exits in standalone mode

@@ -1,0 +1,189 @@
+"""Generated documentation: the spec reference and the exit codes, kept in the README.
+
+``python -m gpuplat.docs`` rewrites the marked sections of README.md; ``--check`` exits non-zero
+when they are stale, which is how CI keeps the docs from drifting away from the models.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import types
+import typing
+from pathlib import Path
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
+
+from gpuplat.errors import ExitCode
+from gpuplat.spec.model import Spec
+
+BEGIN = "<!-- BEGIN GENERATED: {name} (python -m gpuplat.docs) -->"
+END = "<!-- END GENERATED: {name} -->"
+
+
+def spec_reference() -> str:
+    """Markdown tables for every model reachable from :class:`Spec`, top level first."""
+    order: list[type[BaseModel]] = []
+    _collect(Spec, order)
+    parts: list[str] = []
+    for model in order:
+        title = "gpuplat.yaml (top level)" if model is Spec else model.__name__
+        parts.append(f"#### {title}\n")
+        doc = (model.__doc__ or "").strip().splitlines()[0] if model.__doc__ else ""
+        if doc:
+            parts.append(f"{doc}\n")
+        parts.append("| key | type | default | description |")
+        parts.append("| --- | --- | --- | --- |")
+        for name, field in model.model_fields.items():
+            described = field.description or _model_summary(field.annotation)
+            parts.append(
+                f"| `{name}` | {_type(field.annotation)} | {_default(field)} | {_cell(described)} |"
+            )
+        parts.append("")
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def exit_codes() -> str:
+    """Markdown table of :class:`ExitCode`, with each member's docstring."""
+    lines = ["| code | name | meaning |", "| --- | --- | --- |"]
+    docs = _member_docs(ExitCode)
+    for member in ExitCode:
+        lines.append(f"| {int(member)} | `{member.name}` | {_cell(docs.get(member.name, ''))} |")
+    return "\n".join(lines) + "\n"
+
+
+SECTIONS = {"spec-reference": spec_reference, "exit-codes": exit_codes}
+
+
+def render_readme(text: str) -> str:
+    """Return README text with every generated section brought up to date.
+
+    Raises:
+        ValueError: A section's markers are missing.
+    """
+    for name, make in SECTIONS.items():
+        begin, end = BEGIN.format(name=name), END.format(name=name)
+        start = text.find(begin)
+        stop = text.find(end)
+        if start < 0 or stop < start:
+            raise ValueError(f"README.md lacks the markers of the {name} section")
+        text = text[: start + len(begin)] + "\n\n" + make() + "\n" + text[stop:]
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Rewrite README.md (or with ``--check`` report whether it is stale)."""
+    args = sys.argv[1:] if argv is None else argv
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    current = readme.read_text(encoding="utf-8")
+    wanted = render_readme(current)
+    if "--check" in args:
+        if wanted != current:
+            print("README.md generated sections are stale: run `make docs`", file=sys.stderr)
+            return 1
+        return 0
+    if wanted != current:
+        readme.write_text(wanted, encoding="utf-8")
+        print("updated README.md", file=sys.stderr)
+    return 0
+
+
+def _collect(model: type[BaseModel], order: list[type[BaseModel]]) -> None:
+    if model in order:
+        return
+    order.append(model)
+    for field in model.model_fields.values():
+        for inner in _models_in(field.annotation):
+            _collect(inner, order)
+
+
+def _models_in(annotation: object) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    out: list[type[BaseModel]] = []
+    for arg in typing.get_args(annotation):
+        out.extend(_models_in(arg))
+    return out
+
+
+def _model_summary(annotation: object) -> str:
+    models = _models_in(annotation)
+    if len(models) == 1 and models[0].__doc__:
+        return models[0].__doc__.strip().splitlines()[0]
+    return ""
+
+
+def _type(annotation: object) -> str:
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return "duration" if _is_duration(annotation) else _type(args[0])
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in args if a is not type(None)]
+        return " or ".join(_type(m) for m in members)
+    if origin is typing.Literal:
+        return " \\| ".join(f"`{a}`" for a in args)
+    if origin is list:
+        return f"list of {_type(args[0])}"
+    if origin is dict:
+        return f"map of {_type(args[1])}"
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return f"[{annotation.__name__}](#{annotation.__name__.lower()})"
+    names = {str: "string", int: "integer", float: "number", bool: "boolean"}
+    if isinstance(annotation, type) and annotation in names:
+        return names[annotation]
+    return str(annotation)
+
+
+def _is_duration(annotation: object) -> bool:
+    return any(
+        getattr(meta, "json_schema", {}).get("description", "").startswith("A duration")
+        for meta in typing.get_args(annotation)[1:]
+    )
+
+
+def _default(field: FieldInfo) -> str:
+    if field.is_required():
+        return "**required**"
+    if field.default_factory is not None:
+        value = field.default_factory()  # type: ignore[call-arg]
+        if isinstance(value, BaseModel):
+            return "see below"
+        return f"`{value!r}`" if value else "empty"
+    if field.default is PydanticUndefined or field.default is None:
+        return "none"
+    value = field.default
+    if isinstance(value, bool):
+        return f"`{str(value).lower()}`"
+    return f"`{value}`"
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _member_docs(enum: type[ExitCode]) -> dict[str, str]:
+    """Attribute docstrings of an enum, read from its source (they are not kept at runtime)."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(enum))
+    docs: dict[str, str] = {}
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for prev, node in itertools.pairwise(body):
+        if (
+            isinstance(prev, ast.Assign)
+            and isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            target = prev.targets[0]
+            if isinstance(target, ast.Name):
+                docs[target.id] = node.value.value
+    return docs
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

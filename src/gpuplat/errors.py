@@ -1,0 +1,100 @@
+"""The error hierarchy and the exit codes every gpuplat command returns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gpuplat.spec.diagnostics import Diagnostic
+
+
+class ExitCode(IntEnum):
+    """Process exit codes. Documented in the README; never renumber a released code."""
+
+    OK = 0
+    """Success; for `plan` and `drift`: no changes."""
+    ERROR = 1
+    """A problem with the command's inputs that is not a spec error (e.g. a file exists)."""
+    USAGE = 2
+    """Bad command-line usage (unknown option, missing argument); reported by the CLI parser."""
+    INTERNAL = 3
+    """A bug in gpuplat: the traceback is written to a log file whose path is printed."""
+    INVALID_SPEC = 4
+    """The spec or an overlay is invalid (or has warnings under `--strict`)."""
+    STALE = 5
+    """Rendered files are stale or were edited by hand (`render --check`), or a template changed
+    without a version bump."""
+    TERRAFORM = 6
+    """Terraform ran and failed; its diagnostics are shown."""
+    REFUSED = 7
+    """gpuplat refused to act: a saved plan is missing or stale, a destroy was not allowed,
+    or a protected environment was not confirmed."""
+    LOCKED = 8
+    """Another run holds the environment's lock (gpuplat's or Terraform's state lock)."""
+    TOOL_MISSING = 9
+    """The terraform/tofu binary is missing or too old."""
+    CHANGES = 10
+    """`plan` succeeded and the plan has changes; `drift` found drift."""
+    INTERRUPTED = 130
+    """Interrupted by SIGINT (Ctrl-C)."""
+
+
+@dataclass
+class GpuplatError(Exception):
+    """Root of every error gpuplat reports to a person.
+
+    Attributes:
+        message: One line saying what went wrong.
+        hint: What to do about it, or None.
+        exit_code: The process exit code this error maps to.
+    """
+
+    message: str
+    hint: str | None = None
+    exit_code: ExitCode = ExitCode.ERROR
+    details: Sequence[str] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass
+class SpecError(GpuplatError):
+    """The spec is invalid; carries every diagnostic found, sorted by position."""
+
+    diagnostics: Sequence[Diagnostic] = field(default_factory=tuple)
+    exit_code: ExitCode = ExitCode.INVALID_SPEC
+
+
+@dataclass
+class StaleError(GpuplatError):
+    """Rendered output is stale, hand-edited, or a template changed without a version bump."""
+
+    exit_code: ExitCode = ExitCode.STALE
+
+
+@dataclass
+class RefusedError(GpuplatError):
+    """gpuplat declined to act on the user's behalf; the hint says how to proceed."""
+
+    exit_code: ExitCode = ExitCode.REFUSED
+
+
+@dataclass
+class LockedError(GpuplatError):
+    """An environment lock is held by another run."""
+
+    exit_code: ExitCode = ExitCode.LOCKED
+
+
+@dataclass
+class ToolMissingError(GpuplatError):
+    """A required external tool is missing or too old."""
+
+    exit_code: ExitCode = ExitCode.TOOL_MISSING

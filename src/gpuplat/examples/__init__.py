@@ -1,0 +1,1 @@
+"""Example projects written by `gpuplat init` (package data)."""

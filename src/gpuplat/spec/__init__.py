@@ -1,0 +1,1 @@
+"""The platform spec: located YAML loading, typed models, overlays and semantic checks."""

@@ -1,0 +1,29 @@
+"""Semantic checks: everything a typed model cannot say on its own, all problems at once."""
+
+from __future__ import annotations
+
+from gpuplat.spec.checks import clusters, environments, names, pools, workloads
+from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Spec
+
+_CHECKS = (names.check, environments.check, clusters.check, pools.check)
+
+
+def run_checks(spec: Spec, locator: Locator) -> list[Diagnostic]:
+    """Run every check on a validated spec; return every problem found, unsorted.
+
+    Workload checks skip pools that already have an error: arithmetic on a pool with an
+    unknown shape or an invalid MIG profile would only repeat the same problem in other words.
+    """
+    out: list[Diagnostic] = []
+    for check in _CHECKS:
+        out.extend(check(spec, locator))
+    broken: set[tuple[str, str]] = set()
+    for diag in out:
+        path = diag.path
+        if diag.is_error and len(path) >= 4 and path[0] == "clusters" and path[2] == "node_pools":
+            cluster = spec.clusters[int(path[1])]
+            broken.add((cluster.name, cluster.node_pools[int(path[3])].name))
+    out.extend(workloads.check(spec, locator, broken))
+    return out

@@ -1,0 +1,70 @@
+"""Environments: each backend has what its type needs and nothing it ignores."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Spec
+
+_NEEDS = {
+    "gcs": ("bucket",),
+    "s3": ("bucket", "region"),
+    "azurerm": ("resource_group", "storage_account", "container"),
+    "local": (),
+}
+_ALLOWED = {
+    "gcs": {"bucket", "prefix"},
+    "s3": {"bucket", "prefix", "region", "endpoint"},
+    "azurerm": {"resource_group", "storage_account", "container", "prefix"},
+    "local": set(),
+}
+_FIELDS = (
+    "bucket",
+    "prefix",
+    "region",
+    "endpoint",
+    "resource_group",
+    "storage_account",
+    "container",
+)
+_BUCKET = re.compile(r"^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$")
+_PREFIX = re.compile(r"^[A-Za-z0-9._/-]+$")
+
+
+def check(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
+    for i, env in enumerate(spec.environments):
+        backend = env.backend
+        base = ("environments", i, "backend")
+        for name in _NEEDS[backend.type]:
+            if getattr(backend, name) is None:
+                yield loc.error(
+                    (*base, name),
+                    f'a {backend.type} backend needs "{name}"',
+                    f"set environments[{i}].backend.{name}",
+                )
+        for name in _FIELDS:
+            if getattr(backend, name) is not None and name not in _ALLOWED[backend.type]:
+                users = sorted(t for t, allowed in _ALLOWED.items() if name in allowed)
+                yield loc.error(
+                    (*base, name),
+                    f'"{name}" is not used by a {backend.type} backend',
+                    f"it is for {' and '.join(users)} backends; remove it or change the type",
+                    at_key=True,
+                )
+        if backend.bucket is not None and not _BUCKET.match(backend.bucket):
+            yield loc.error(
+                (*base, "bucket"),
+                f'bucket name "{backend.bucket}" is not valid',
+                "3-63 lowercase letters, digits, dots, dashes and underscores",
+            )
+        if backend.prefix is not None and (
+            not _PREFIX.match(backend.prefix) or ".." in backend.prefix.split("/")
+        ):
+            yield loc.error(
+                (*base, "prefix"),
+                f'state prefix "{backend.prefix}" is not valid',
+                "use letters, digits, dots, dashes, underscores and / (no ..)",
+            )

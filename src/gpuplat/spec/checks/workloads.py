@@ -1,0 +1,310 @@
+"""Workloads: references resolve, replicas fit on their pools, weights fit and load in time."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
+from gpuplat.spec.model.base import format_duration
+from gpuplat.spec.resolve import mig_memory_gb, resolve_pool, startup_seconds, workload_pools
+
+_SCHEMES = ("gs://", "s3://", "hf://", "https://", "file://")
+_ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
+_CPU = re.compile(r"^\d+(\.\d+)?m?$")
+_MEMORY = re.compile(r"^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$")
+
+
+def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Diagnostic]:
+    """Check every workload; pools named in ``broken`` (cluster, pool) are not measured."""
+    clusters = {c.name: c for c in spec.clusters}
+    for i, workload in enumerate(spec.workloads):
+        base: KeyPath = ("workloads", i)
+        yield from _references(spec, workload, clusters, base, loc)
+        yield from _replicas(workload, base, loc)
+        yield from _weights(workload, clusters, base, loc)
+        yield from _container(workload, base, loc)
+        pools = workload_pools(spec, workload)
+        for name, matched in pools.items():
+            cluster = clusters[name]
+            usable = [p for p in matched if (name, p.name) not in broken]
+            fits = True
+            for pool in usable:
+                found = list(_fit(workload, cluster, pool, base, loc))
+                fits = fits and not any(d.is_error for d in found)
+                yield from found
+            if usable and len(usable) == len(matched) and fits:
+                yield from _capacity(workload, cluster, usable, base, loc)
+
+
+def _references(
+    spec: Spec, workload: Workload, clusters: dict[str, Cluster], base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    seen: set[str] = set()
+    for c, name in enumerate(workload.clusters):
+        if name in seen:
+            yield loc.error(
+                (*base, "clusters", c),
+                f'cluster "{name}" is listed twice',
+                "each cluster appears once in the failover order",
+            )
+        seen.add(name)
+        if name not in clusters:
+            yield loc.error(
+                (*base, "clusters", c),
+                f'unknown cluster "{name}"',
+                f"clusters in this spec: {', '.join(clusters) or 'none'}",
+            )
+    if workload.pool is not None and workload.accelerator is not None:
+        yield loc.error(
+            (*base, "accelerator"),
+            "set pool or accelerator, not both",
+            "pool names one pool; accelerator picks every pool with that GPU",
+            at_key=True,
+        )
+        return
+    for c, name in enumerate(workload.clusters):
+        cluster = clusters.get(name)
+        if cluster is None:
+            continue
+        pools = [p.name for p in cluster.node_pools]
+        if workload.pool is not None:
+            if workload.pool not in pools:
+                yield loc.error(
+                    (*base, "pool"),
+                    f'cluster "{name}" has no node pool "{workload.pool}"',
+                    f"pools in {name}: {', '.join(pools) or 'none'}",
+                )
+        elif workload.accelerator is not None:
+            if not any(
+                resolve_pool(cluster, p).matches(workload.accelerator) for p in cluster.node_pools
+            ):
+                have = sorted(
+                    {resolve_pool(cluster, p).accelerator or "?" for p in cluster.node_pools}
+                )
+                yield loc.error(
+                    (*base, "accelerator"),
+                    f'cluster "{name}" has no pool with {workload.accelerator}',
+                    f"its pools have: {', '.join(have) or 'no GPU pools'}",
+                )
+        elif len(pools) != 1:
+            yield loc.error(
+                (*base, "clusters", c),
+                f'say which pool of cluster "{name}" to run on',
+                f"set pool (one of: {', '.join(pools)}) or accelerator",
+            )
+
+
+def _replicas(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    rep = workload.replicas
+    if rep.min > rep.max:
+        yield loc.error(
+            (*base, "replicas", "min"),
+            f"replicas.min ({rep.min}) is more than replicas.max ({rep.max})",
+        )
+    if workload.scale_to_zero:
+        if rep.min != 0:
+            yield loc.error(
+                (*base, "replicas", "min"),
+                f"scale_to_zero needs replicas.min: 0, got {rep.min}",
+                "set replicas.min: 0, or scale_to_zero: false to keep replicas warm",
+            )
+        if workload.autoscaling.metric is None:
+            yield loc.error(
+                (*base, "scale_to_zero"),
+                "scale_to_zero needs a metric to wake up on",
+                "set autoscaling.metric, e.g. vllm:num_requests_waiting",
+            )
+    elif rep.min == 0:
+        yield loc.error(
+            (*base, "replicas", "min"),
+            "replicas.min: 0 needs scale_to_zero: true",
+            "set scale_to_zero: true, or replicas.min: 1",
+        )
+    if (
+        workload.autoscaling.metric is not None
+        and rep.min == rep.max
+        and not workload.scale_to_zero
+    ):
+        yield loc.warning(
+            (*base, "autoscaling", "metric"),
+            f"replicas.min equals replicas.max ({rep.min}): the metric cannot change anything",
+            "raise replicas.max or remove the metric",
+        )
+
+
+def _weights(
+    workload: Workload, clusters: dict[str, Cluster], base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    model = workload.model
+    path = (*base, "model")
+    if not model.source.startswith(_SCHEMES):
+        yield loc.error(
+            (*path, "source"),
+            f'model source "{model.source}" has no supported scheme',
+            f"use one of: {', '.join(_SCHEMES)}",
+        )
+    if model.mount == "gcsfuse":
+        if not model.source.startswith("gs://"):
+            yield loc.error(
+                (*path, "mount"),
+                "gcsfuse mounts a gs:// bucket",
+                "use mount: copy for other sources",
+            )
+        non_gke = [n for n in workload.clusters if n in clusters and clusters[n].cloud != "gke"]
+        if non_gke:
+            yield loc.error(
+                (*path, "mount"),
+                f"gcsfuse is the GKE Cloud Storage FUSE driver; {', '.join(non_gke)} is not GKE",
+                "use mount: copy to run on every cloud",
+            )
+    if model.mount == "image" and not model.source.startswith("file://"):
+        yield loc.error(
+            (*path, "mount"),
+            "mount: image means the weights are in the image",
+            "set source to file:///path/in/image, or use mount: copy",
+        )
+    needed = startup_seconds(workload)
+    if needed > workload.load_time_budget:
+        load = model.size_gb * 1000.0 / model.load_bandwidth_mbps
+        yield loc.error(
+            (*base, "load_time_budget"),
+            f"startup needs about {format_duration(needed)}, more than load_time_budget {format_duration(workload.load_time_budget)}",
+            "raise load_time_budget, or load faster (load_bandwidth_mbps, a smaller image)",
+            details=(
+                f"image pull {format_duration(workload.image_pull_time)} + {model.size_gb:g} GB at {model.load_bandwidth_mbps:g} MB/s ({format_duration(round(load))})",
+            ),
+        )
+
+
+def _container(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    image = workload.image
+    last = image.rsplit("/", 1)[-1]
+    if "@sha256:" not in image and (":" not in last or last.endswith(":latest")):
+        yield loc.warning(
+            (*base, "image"),
+            f'image "{image}" is not pinned',
+            "pin a version tag or a digest so every replica runs the same server",
+        )
+    for key in workload.env:
+        if not _ENV_NAME.match(key):
+            yield loc.error(
+                (*base, "env", key),
+                f'"{key}" is not a valid environment variable name',
+                at_key=True,
+            )
+    res = workload.resources
+    if res.cpu is not None and not _CPU.match(res.cpu):
+        yield loc.error(
+            (*base, "resources", "cpu"),
+            f'"{res.cpu}" is not a CPU quantity',
+            'write "8" or "7500m"',
+        )
+    if res.memory is not None and not _MEMORY.match(res.memory):
+        yield loc.error(
+            (*base, "resources", "memory"),
+            f'"{res.memory}" is not a memory quantity',
+            'write "64Gi"',
+        )
+    if not workload.health_path.startswith("/"):
+        yield loc.error((*base, "health_path"), "health_path must start with /")
+
+
+def _fit(
+    workload: Workload, cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    gpu = resolve_pool(cluster, pool)
+    units = gpu.units_per_node
+    where = f'pool "{pool.name}" in cluster "{cluster.name}"'
+    if units is None:
+        return
+    shared = pool.sharing.mode in ("time-slicing", "mps")
+    if shared and workload.gpus != 1:
+        yield loc.error(
+            (*base, "gpus"),
+            f"{where} shares GPUs by {pool.sharing.mode}: a replica can take 1 shared GPU, not {workload.gpus}",
+            "set gpus: 1, or use a pool without sharing",
+        )
+        return
+    if workload.gpus > units:
+        noun = "MIG instances" if pool.sharing.mode == "mig" else "GPUs"
+        yield loc.error(
+            (*base, "gpus"),
+            f"a replica needs {workload.gpus} {noun}; a node of {where} has {units}",
+            "replicas must fit on one node: lower gpus or use a bigger machine type",
+        )
+        return
+    if units % workload.gpus:
+        stranded = units % workload.gpus
+        yield loc.warning(
+            (*base, "gpus"),
+            f"{stranded} of {units} GPUs per node of {where} are stranded",
+            f"{units} is not a multiple of {workload.gpus}; pick gpus that divide {units}",
+        )
+    memory = _replica_memory_gb(workload, pool, gpu.gpu_memory_gb)
+    if memory is not None:
+        size = workload.model.size_gb
+        if size > memory:
+            yield loc.error(
+                (*base, "model", "size_gb"),
+                f"weights of {size:g} GB do not fit in {memory:g} GB of GPU memory per replica on {where}",
+                "use more GPUs per replica, a bigger MIG profile or a bigger GPU",
+            )
+        elif size > 0.9 * memory:
+            yield loc.warning(
+                (*base, "model", "size_gb"),
+                f"weights of {size:g} GB leave under 10% of {memory:g} GB GPU memory for the KV cache on {where}",
+                "give each replica more GPU memory",
+            )
+
+
+def _replicas_word(count: int) -> str:
+    return f"{count} replica{'s' if count != 1 else ''}"
+
+
+def _replica_memory_gb(
+    workload: Workload, pool: NodePool, gpu_memory: float | None
+) -> float | None:
+    sharing = pool.sharing
+    if sharing.mode == "mig" and sharing.profile:
+        per = mig_memory_gb(sharing.profile)
+        return None if per is None else float(per * workload.gpus)
+    if gpu_memory is None:
+        return None
+    if sharing.mode in ("time-slicing", "mps") and sharing.max_clients:
+        # Sharing divides compute, not memory: every client on a GPU needs its own copy.
+        return gpu_memory / sharing.max_clients
+    return gpu_memory * workload.gpus
+
+
+def _capacity(
+    workload: Workload, cluster: Cluster, pools: list[NodePool], base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    units = [resolve_pool(cluster, p).units_per_node for p in pools]
+    if any(u is None for u in units):
+        return
+    per_node = [(u or 0) // workload.gpus for u in units]
+    most = sum(n * p.autoscaling.max_nodes for n, p in zip(per_node, pools, strict=True))
+    names = ", ".join(p.name for p in pools)
+    if workload.replicas.min > most:
+        yield loc.error(
+            (*base, "replicas", "min"),
+            f'{_replicas_word(workload.replicas.min)} can never be ready in cluster "{cluster.name}": pools {names} hold at most {most}',
+            "raise the pools' max_nodes or lower replicas.min",
+        )
+    elif workload.replicas.max > most:
+        yield loc.warning(
+            (*base, "replicas", "max"),
+            f'only {most} of {workload.replicas.max} replicas fit in cluster "{cluster.name}" (pools {names} at max_nodes)',
+            "raise the pools' max_nodes or lower replicas.max",
+        )
+    if workload.scale_to_zero:
+        for pool in pools:
+            if pool.autoscaling.min_nodes > 0:
+                yield loc.error(
+                    (*base, "scale_to_zero"),
+                    f'scale_to_zero needs pools that can reach 0 nodes; pool "{pool.name}" in cluster "{cluster.name}" keeps min_nodes {pool.autoscaling.min_nodes}',
+                    "set that pool's autoscaling.min_nodes: 0",
+                )

@@ -1,0 +1,249 @@
+"""Load a project: the base spec, each environment's overlay, typed models and checks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from gpuplat.errors import ExitCode, GpuplatError, SpecError
+from gpuplat.spec.convert import diagnostics_from, without_bad_values
+from gpuplat.spec.diagnostics import Diagnostic, Severity, sort_diagnostics
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.merge import merge
+from gpuplat.spec.model import Environment, Spec
+from gpuplat.spec.source import Node, load_file
+
+SPEC_FILE = "gpuplat.yaml"
+BASE_ONLY_KEYS = ("version", "project", "environments")
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    """One environment's merged, validated spec."""
+
+    env: Environment
+    spec: Spec
+    tree: Node
+    files: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.env.name
+
+    @property
+    def protected(self) -> bool:
+        if self.env.protected is not None:
+            return self.env.protected
+        return self.env.name.startswith("prod")
+
+
+@dataclass
+class Project:
+    """Everything loaded from a project folder."""
+
+    root: Path
+    envs: dict[str, EnvSpec]
+    warnings: list[Diagnostic] = field(default_factory=list)
+    all_envs: tuple[str, ...] = ()
+
+
+def overlay_path(env_name: str, declared: str | None) -> str:
+    """The overlay file of an environment, relative to the project folder."""
+    return declared or f"envs/{env_name}.yaml"
+
+
+def load_project(root: Path, envs: Sequence[str] = (), *, strict: bool = False) -> Project:
+    """Load and check the spec in ``root`` for the named environments (default: all).
+
+    Args:
+        root: Project folder holding gpuplat.yaml.
+        envs: Environments to load; empty means every declared environment.
+        strict: Treat warnings as errors.
+
+    Returns:
+        The validated environments and any warnings.
+
+    Raises:
+        SpecError: Any error (or, with ``strict``, any warning), all of them at once.
+        GpuplatError: There is no spec in ``root``.
+    """
+    spec_path = root / SPEC_FILE
+    if not spec_path.is_file():
+        raise GpuplatError(
+            f"no {SPEC_FILE} in {root}",
+            hint="run `gpuplat init` to write one, or pass the project folder with -C DIR",
+            exit_code=ExitCode.ERROR,
+        )
+    base = load_file(spec_path, SPEC_FILE, rank=0)
+    diags: list[Diagnostic] = list(base.diagnostics)
+    if base.root is None:
+        raise _spec_error(diags)
+    declared = _declared_envs(base.root)
+    unknown = [name for name in envs if name not in declared]
+    if unknown and declared:
+        raise GpuplatError(
+            f"unknown environment {', '.join(repr(u) for u in unknown)}",
+            hint=f"environments in {SPEC_FILE}: {', '.join(declared)}",
+            exit_code=ExitCode.ERROR,
+        )
+    selected = list(envs) or list(declared)
+    loaded: dict[str, EnvSpec] = {}
+    if not selected:
+        # No usable environments list: validate the base alone so its errors are reported.
+        diags.extend(_validate(base.root, {SPEC_FILE: 0})[1])
+    for name in selected:
+        env_spec, env_diags = _load_env(root, base.root, name, declared[name])
+        diags.extend(replace(d, envs=(name,)) for d in env_diags)
+        if env_spec is not None:
+            loaded[name] = env_spec
+    ordered = sort_diagnostics(diags, selected)
+    errors = [d for d in ordered if d.is_error or (strict and d.severity is Severity.WARNING)]
+    if errors:
+        raise _spec_error(ordered)
+    warnings = [d for d in ordered if d.severity is Severity.WARNING]
+    return Project(root, loaded, warnings, tuple(declared))
+
+
+def _declared_envs(root: Node) -> dict[str, str | None]:
+    """Environment names and declared overlay paths, read from the raw tree."""
+    out: dict[str, str | None] = {}
+    if not isinstance(root.value, dict):
+        return out
+    envs = root.value.get("environments")
+    if envs is None or not isinstance(envs.value, list):
+        return out
+    for item in envs.value:
+        if not isinstance(item.value, dict):
+            continue
+        name = item.value.get("name")
+        overlay = item.value.get("overlay")
+        if name is not None and isinstance(name.value, str) and name.value not in out:
+            declared = overlay.value if overlay is not None else None
+            out[name.value] = declared if isinstance(declared, str) else None
+    return out
+
+
+def _load_env(
+    root: Path, base: Node, name: str, declared_overlay: str | None
+) -> tuple[EnvSpec | None, list[Diagnostic]]:
+    rel = overlay_path(name, declared_overlay)
+    ranks = {SPEC_FILE: 0, rel: 1}
+    files = [SPEC_FILE]
+    diags: list[Diagnostic] = []
+    tree = base
+    overlay_file = root / rel
+    if overlay_file.is_file():
+        loaded = load_file(overlay_file, rel, rank=1, allow_empty=True)
+        diags.extend(loaded.diagnostics)
+        if loaded.root is None:
+            return None, diags
+        overlay_locator = Locator(loaded.root, ranks)
+        if not isinstance(loaded.root.value, dict):
+            diags.append(
+                overlay_locator.error(
+                    (),
+                    f"an overlay must be a mapping of keys to values, got {_kind(loaded.root)}",
+                    "write the keys of gpuplat.yaml you want to change in this environment",
+                )
+            )
+            return None, diags
+        for key in BASE_ONLY_KEYS:
+            if key in loaded.root.value:
+                diags.append(
+                    overlay_locator.error(
+                        (key,),
+                        f'"{key}" can only be set in {SPEC_FILE}',
+                        f"an overlay changes clusters, addons and workloads; move {key} to "
+                        f"{SPEC_FILE}",
+                        at_key=True,
+                    )
+                )
+        overlay = Node(
+            {k: v for k, v in loaded.root.value.items() if k not in BASE_ONLY_KEYS},
+            loaded.root.mark,
+        )
+        tree = merge(base, overlay)
+        files.append(rel)
+    elif declared_overlay is not None:
+        locator = Locator(base, ranks)
+        index = _env_index(base, name)
+        diags.append(
+            locator.error(
+                ("environments", index, "overlay"),
+                f"overlay file {rel} does not exist",
+                "create it, or remove `overlay` to use the default envs/<name>.yaml (optional)",
+            )
+        )
+        return None, diags
+    spec, found, repaired = _validate(tree, ranks)
+    diags.extend(found)
+    from gpuplat.spec.checks import run_checks
+
+    if spec is not None:
+        diags.extend(run_checks(spec, Locator(tree, ranks)))
+    if spec is None or repaired:
+        return None, diags
+    env = next(e for e in spec.environments if e.name == name)
+    return EnvSpec(env, spec, tree, tuple(files)), diags
+
+
+def _validate(tree: Node, ranks: dict[str, int]) -> tuple[Spec | None, list[Diagnostic], bool]:
+    """Validate a merged tree: (spec, problems, whether the spec is a repaired stand-in).
+
+    When pydantic rejects only optional or unknown values, the spec without them is returned
+    as a stand-in, so the semantic checks can still report every other problem at once.
+    """
+    locator = Locator(tree, ranks)
+    if not isinstance(tree.value, dict):
+        problem = locator.error(
+            (),
+            f"the spec must be a mapping of keys to values, got {_kind(tree)}",
+            "start from `gpuplat init`, which writes a working spec",
+        )
+        return None, [problem], False
+    data = tree.to_data()
+    try:
+        return Spec.model_validate(data), [], False
+    except ValidationError as exc:
+        diags = diagnostics_from(exc, Spec, locator)
+        repaired = without_bad_values(data, exc, Spec, tree)
+    if repaired is not None:
+        try:
+            return Spec.model_validate(repaired), diags, True
+        except ValidationError:
+            pass
+    return None, diags, False
+
+
+def _env_index(base: Node, name: str) -> int:
+    assert isinstance(base.value, dict)
+    items = base.value["environments"].value
+    assert isinstance(items, list)
+    for index, item in enumerate(items):
+        if isinstance(item.value, dict) and getattr(item.value.get("name"), "value", None) == name:
+            return index
+    return 0
+
+
+def _kind(node: Node) -> str:
+    if isinstance(node.value, list):
+        return "a list"
+    if isinstance(node.value, str):
+        return "a string"
+    if node.value is None:
+        return "nothing"
+    return f"the value {node.raw or node.value}"
+
+
+def _spec_error(diags: Sequence[Diagnostic]) -> SpecError:
+    errors = [d for d in diags if d.is_error]
+    count = len(errors) or len(diags)
+    noun = "problem" if count == 1 else "problems"
+    return SpecError(
+        f"the spec has {count} {noun}",
+        hint=None,
+        diagnostics=tuple(diags),
+    )

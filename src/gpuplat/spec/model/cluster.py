@@ -1,0 +1,285 @@
+"""Clusters and their GPU node pools."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from gpuplat.spec.model.base import Duration, Labels, SpecModel
+
+Cloud = Literal["gke", "eks", "aks"]
+CapacityType = Literal["on-demand", "spot", "reservation", "flex-start", "queued"]
+SharingMode = Literal["none", "time-slicing", "mps", "mig"]
+TaintEffect = Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
+
+
+class Capacity(SpecModel):
+    """Where the pool's GPUs come from."""
+
+    type: CapacityType = Field(
+        "on-demand",
+        description="on-demand, spot, reservation (a specific or any matching reservation / "
+        "EC2 capacity block), flex-start (GKE Dynamic Workload Scheduler: nodes start when "
+        "capacity frees up, for at most max_run_duration) or queued (GKE queued provisioning "
+        "through ProvisioningRequests).",
+    )
+    reservation: str | None = Field(
+        None,
+        description="Reservation to consume: GCE reservation name (omit to use any matching "
+        "reservation), or EC2 capacity reservation / capacity block id. Only with type "
+        "reservation.",
+    )
+    reservation_project: str | None = Field(
+        None,
+        description="GCP project that owns a shared reservation, when it is not the cluster's.",
+    )
+    max_run_duration: Duration | None = Field(
+        None,
+        description="flex-start only: how long a node may run before it is reclaimed (at most 7d).",
+    )
+
+
+class Autoscaling(SpecModel):
+    """Node autoscaling bounds. ``min_nodes: 0`` lets an idle pool cost nothing."""
+
+    min_nodes: int = Field(0, ge=0, description="Fewest nodes (0 lets the pool scale to zero).")
+    max_nodes: int = Field(1, ge=0, description="Most nodes.")
+    total: bool = Field(
+        False,
+        description="GKE: the bounds count nodes across all zones (total_min/max_node_count) "
+        "instead of per zone.",
+    )
+    location_policy: Literal["BALANCED", "ANY"] | None = Field(
+        None,
+        description="GKE: BALANCED spreads nodes across zones, ANY takes capacity wherever it "
+        "is (better for scarce GPUs and spot). Default: ANY for spot and flex-start pools, "
+        "BALANCED otherwise.",
+    )
+
+
+class Placement(SpecModel):
+    """Physical placement of the pool's nodes."""
+
+    compact: bool = Field(
+        False,
+        description="Place nodes close together for low-latency GPU-to-GPU networking "
+        "(GKE COMPACT placement policy / EC2 cluster placement group). Single zone only.",
+    )
+    policy: str | None = Field(
+        None, description="GKE: name of an existing resource policy to use for compact placement."
+    )
+
+
+class Taint(SpecModel):
+    """A Kubernetes node taint."""
+
+    key: str = Field(description="Taint key, e.g. nvidia.com/gpu.")
+    value: str = Field("", description="Taint value.")
+    effect: TaintEffect = Field(
+        "NoSchedule", description="NoSchedule, PreferNoSchedule or NoExecute."
+    )
+
+
+class Disk(SpecModel):
+    """Boot disk of each node. GPU images and model weights are large: size it generously."""
+
+    size_gb: int = Field(200, ge=10, description="Boot disk size in GB.")
+    type: str | None = Field(
+        None,
+        description="Disk type: GKE pd-balanced / pd-ssd / hyperdisk-balanced, EBS gp3 / io2, "
+        "Azure Premium_LRS. Default: the cloud's balanced SSD.",
+    )
+
+
+class Sharing(SpecModel):
+    """How containers share a node's GPUs."""
+
+    mode: SharingMode = Field(
+        "none",
+        description="none (a container gets whole GPUs), time-slicing (max_clients containers "
+        "take turns on each GPU), mps (max_clients containers run concurrently under CUDA MPS) "
+        "or mig (each GPU is split into hardware-isolated MIG instances of `profile`).",
+    )
+    max_clients: int | None = Field(
+        None, description="time-slicing and mps: containers per physical GPU."
+    )
+    profile: str | None = Field(
+        None, description="mig: MIG profile of every instance, e.g. 1g.10gb or 3g.40gb."
+    )
+
+
+class Driver(SpecModel):
+    """Who installs the NVIDIA driver on the pool's nodes."""
+
+    install: Literal["managed", "none"] = Field(
+        "managed",
+        description="managed: the cloud installs it (GKE driver installation, EKS NVIDIA AMIs, "
+        "AKS GPU driver). none: something else does (e.g. the GPU Operator).",
+    )
+    version: Literal["DEFAULT", "LATEST"] = Field(
+        "LATEST",
+        description="managed driver version channel: DEFAULT or LATEST (GKE).",
+    )
+
+
+class NodePool(SpecModel):
+    """A pool of identical GPU nodes."""
+
+    name: str = Field(description="Pool name, unique within its cluster.")
+    machine_type: str = Field(
+        description="Machine shape: GCE machine type (g2-standard-8), EC2 instance type "
+        "(g6.xlarge) or Azure VM size (Standard_NC24ads_A100_v4)."
+    )
+    accelerator: str | None = Field(
+        None,
+        description="GPU: GKE accelerator name (nvidia-l4) or GPU model (L4, A10G, H100-80GB). "
+        "Inferred from machine_type when the catalog knows the shape; required for N1 shapes "
+        "with attached GPUs.",
+    )
+    gpus_per_node: int | None = Field(
+        None, ge=1, description="GPUs on each node. Inferred from machine_type when known."
+    )
+    capacity: Capacity = Field(default_factory=Capacity)
+    autoscaling: Autoscaling = Field(default_factory=Autoscaling)
+    zones: list[str] | None = Field(
+        None, description="Zones of the pool's nodes. Default: the cluster's zones."
+    )
+    placement: Placement = Field(default_factory=Placement)
+    labels: Labels = Field(default_factory=dict, description="Extra Kubernetes node labels.")
+    taints: list[Taint] = Field(
+        default_factory=list,
+        description="Extra node taints. The nvidia.com/gpu=present:NoSchedule taint is always "
+        "added.",
+    )
+    disk: Disk = Field(default_factory=Disk)
+    sharing: Sharing = Field(default_factory=Sharing)
+    driver: Driver = Field(default_factory=Driver)
+    image: str | None = Field(
+        None,
+        description="Node image: GKE image type (COS_CONTAINERD, UBUNTU_CONTAINERD) or EKS AMI "
+        "type (AL2023_x86_64_NVIDIA, BOTTLEROCKET_x86_64_NVIDIA). Default: the cloud's GPU "
+        "image.",
+    )
+    efa: bool = Field(False, description="EKS: attach Elastic Fabric Adapter interfaces.")
+
+
+class KubernetesVersion(SpecModel):
+    """Which Kubernetes the control plane runs."""
+
+    version: str | None = Field(
+        None,
+        description='Minimum control-plane version, e.g. "1.34" (quote it: 1.30 unquoted is '
+        "the number 1.3).",
+    )
+    release_channel: Literal["RAPID", "REGULAR", "STABLE", "EXTENDED", "NONE"] | None = Field(
+        None, description="GKE release channel. Default: REGULAR."
+    )
+
+
+class GcpAccount(SpecModel):
+    """Google Cloud identifiers."""
+
+    project: str = Field(description="GCP project id that owns the cluster.")
+
+
+class AwsAccount(SpecModel):
+    """AWS identifiers."""
+
+    account_id: str | None = Field(
+        None, description="12-digit AWS account id; when set, Terraform refuses other accounts."
+    )
+
+
+class AzureAccount(SpecModel):
+    """Azure identifiers."""
+
+    subscription_id: str = Field(description="Azure subscription id (a GUID).")
+    resource_group: str = Field(description="Resource group that holds the cluster.")
+
+
+class AuthorizedNetwork(SpecModel):
+    """A CIDR allowed to reach the control plane."""
+
+    cidr: str = Field(description="IPv4 CIDR, e.g. 10.0.0.0/8.")
+    name: str = Field("", description="What the range is, for people reading the plan.")
+
+
+class Network(SpecModel):
+    """Basic network choices."""
+
+    network: str | None = Field(
+        None, description="GKE: VPC network name. Default: default. EKS: VPC id to use."
+    )
+    subnetwork: str | None = Field(None, description="GKE: subnetwork name. Default: default.")
+    subnet_ids: list[str] = Field(
+        default_factory=list, description="EKS: subnet ids for the cluster and its nodes."
+    )
+    vpc_cidr: str | None = Field(
+        None, description="EKS: CIDR of a new VPC gpuplat creates when no network is given."
+    )
+    private_nodes: bool = Field(False, description="Nodes get no public IP addresses.")
+    control_plane_cidr: str | None = Field(
+        None, description="GKE private clusters: the /28 range of the control plane."
+    )
+    authorized_networks: list[AuthorizedNetwork] = Field(
+        default_factory=list,
+        description="CIDRs allowed to reach the control plane. Empty: no restriction beyond "
+        "the cloud's default.",
+    )
+
+
+class SystemPool(SpecModel):
+    """The small CPU pool that runs system pods, so GPU nodes can scale to zero."""
+
+    machine_type: str | None = Field(
+        None, description="Default: e2-standard-4 (GKE), m6i.large (EKS), Standard_D4s_v5 (AKS)."
+    )
+    min_nodes: int = Field(1, ge=0)
+    max_nodes: int = Field(3, ge=1)
+
+
+class Cluster(SpecModel):
+    """A Kubernetes cluster and its GPU node pools."""
+
+    name: str = Field(description="Cluster name, unique in the spec.")
+    cloud: Cloud = Field(description="gke, eks or aks.")
+    region: str = Field(description="Cloud region, e.g. us-central1 or us-east-1.")
+    zones: list[str] = Field(
+        default_factory=list, description="Zones for nodes. Default: the cloud's choice."
+    )
+    regional: bool = Field(
+        True, description="GKE: a regional (replicated) control plane; false for zonal."
+    )
+    kubernetes: KubernetesVersion = Field(default_factory=KubernetesVersion)
+    gcp: GcpAccount | None = Field(None, description="Required for gke.")
+    aws: AwsAccount | None = Field(None, description="Optional for eks.")
+    azure: AzureAccount | None = Field(None, description="Required for aks.")
+    network: Network = Field(default_factory=Network)
+    deletion_protection: bool | None = Field(
+        None, description="Refuse to delete the cluster. Default: on in protected environments."
+    )
+    labels: Labels = Field(default_factory=dict, description="Cloud resource labels / tags.")
+    system_pool: SystemPool = Field(default_factory=SystemPool)
+    node_pools: list[NodePool] = Field(default_factory=list, description="GPU node pools.")
+
+
+__all__ = [
+    "AuthorizedNetwork",
+    "Autoscaling",
+    "AwsAccount",
+    "AzureAccount",
+    "Capacity",
+    "Cloud",
+    "Cluster",
+    "Disk",
+    "Driver",
+    "GcpAccount",
+    "KubernetesVersion",
+    "Network",
+    "NodePool",
+    "Placement",
+    "Sharing",
+    "SystemPool",
+    "Taint",
+]

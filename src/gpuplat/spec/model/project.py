@@ -1,0 +1,100 @@
+"""The whole spec: project, clusters, add-ons, workloads and environments."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from gpuplat.spec.model.base import SpecModel
+from gpuplat.spec.model.cluster import Cluster
+from gpuplat.spec.model.workload import Workload
+
+DevicePlugin = Literal["auto", "managed", "nvidia-device-plugin", "gpu-operator", "dra"]
+
+
+class Metrics(SpecModel):
+    """GPU metrics."""
+
+    dcgm_exporter: bool = Field(
+        True, description="Run NVIDIA DCGM exporter for GPU utilisation, memory and errors."
+    )
+
+
+class GangScheduling(SpecModel):
+    """All-or-nothing scheduling for work that needs several pods or hosts at once."""
+
+    kueue: bool = Field(False, description="Install Kueue (quota and gang admission).")
+    leader_worker_set: bool = Field(
+        False, description="Install LeaderWorkerSet (multi-host model servers)."
+    )
+
+
+class Addons(SpecModel):
+    """What runs on every cluster to get pods onto GPUs and observe them."""
+
+    device_plugin: DevicePlugin = Field(
+        "auto",
+        description="How pods get GPUs. auto: the cloud's managed device plugin on GKE and "
+        "AKS, the NVIDIA device plugin on EKS. managed, nvidia-device-plugin, gpu-operator "
+        "(NVIDIA GPU Operator), or dra (Dynamic Resource Allocation with the NVIDIA DRA "
+        "driver; Kubernetes >= 1.34).",
+    )
+    metrics: Metrics = Field(default_factory=Metrics)
+    gang_scheduling: GangScheduling = Field(default_factory=GangScheduling)
+
+
+class Backend(SpecModel):
+    """Where an environment keeps its Terraform state."""
+
+    type: Literal["gcs", "s3", "azurerm", "local"] = Field(
+        "local", description="gcs, s3, azurerm or local."
+    )
+    bucket: str | None = Field(None, description="gcs and s3: the state bucket.")
+    prefix: str | None = Field(
+        None,
+        description="Path prefix inside the bucket/container. Default: <project>/<env>; each "
+        "stage appends /<stage>.",
+    )
+    region: str | None = Field(None, description="s3: bucket region.")
+    endpoint: str | None = Field(
+        None, description="s3: custom endpoint (e.g. an S3-compatible store or an emulator)."
+    )
+    resource_group: str | None = Field(None, description="azurerm: storage resource group.")
+    storage_account: str | None = Field(None, description="azurerm: storage account name.")
+    container: str | None = Field(None, description="azurerm: blob container.")
+
+
+class Environment(SpecModel):
+    """A deployment environment (dev, staging, prod) of the same spec."""
+
+    name: str = Field(description="Environment name: lowercase letters, digits, dashes.")
+    overlay: str | None = Field(
+        None,
+        description="Overlay file, relative to the project folder. Default: envs/<name>.yaml "
+        "(optional: an environment without one uses the base spec).",
+    )
+    backend: Backend = Field(default_factory=Backend)
+    protected: bool | None = Field(
+        None,
+        description="Prod-like: deletion protection on, apply needs confirmation. Default: "
+        "true when the name starts with prod.",
+    )
+
+
+class Spec(SpecModel):
+    """A GPU platform: the top level of gpuplat.yaml."""
+
+    version: Literal[1] = Field(1, description="Spec format version.")
+    project: str = Field(
+        description="Short name for this platform; prefixes state paths and resource labels."
+    )
+    clusters: list[Cluster] = Field(min_length=1, description="Kubernetes clusters.")
+    addons: Addons = Field(default_factory=Addons)
+    workloads: list[Workload] = Field(default_factory=list, description="Model servers.")
+    environments: list[Environment] = Field(
+        min_length=1, description="Environments; each overlays envs/<name>.yaml on this file."
+    )
+
+
+__all__ = ["Addons", "Backend", "DevicePlugin", "Environment", "GangScheduling", "Metrics", "Spec"]

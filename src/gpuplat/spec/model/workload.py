@@ -1,0 +1,108 @@
+"""Model-serving workloads."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from gpuplat.spec.model.base import Duration, SpecModel
+
+
+class ModelWeights(SpecModel):
+    """The weights the server loads before it can answer."""
+
+    source: str = Field(
+        description="Where the weights live: gs://bucket/path, s3://bucket/path, "
+        "hf://org/model, or a path already on the image (file:///models/x)."
+    )
+    size_gb: float = Field(gt=0, description="Size of the weights in GB.")
+    load_bandwidth_mbps: float = Field(
+        400.0,
+        gt=0,
+        description="Sustained MB/s at which weights reach GPU memory (download + load). "
+        "Sizes the startup probe.",
+    )
+    mount: Literal["copy", "gcsfuse", "image"] = Field(
+        "copy",
+        description="copy: an init container copies the weights into a volume; gcsfuse: mount "
+        "a gs:// bucket with the GKE Cloud Storage FUSE CSI driver; image: the weights are in "
+        "the image.",
+    )
+
+
+class Replicas(SpecModel):
+    """How many copies of the server run."""
+
+    min: int = Field(1, ge=0, description="Fewest replicas (0 needs scale_to_zero).")
+    max: int = Field(1, ge=1, description="Most replicas.")
+
+
+class Autoscale(SpecModel):
+    """The metric the replica count follows."""
+
+    metric: str | None = Field(
+        None,
+        description="Per-pod metric to scale on, e.g. vllm:num_requests_waiting. Default: "
+        "none (fixed at replicas.min unless scale_to_zero).",
+    )
+    target: float = Field(5.0, gt=0, description="Target average value of the metric per pod.")
+    prometheus_address: str | None = Field(
+        None,
+        description="KEDA Prometheus scaler address for scale-to-zero, e.g. "
+        "http://prometheus.monitoring:9090.",
+    )
+
+
+class Resources(SpecModel):
+    """CPU and memory for each replica (GPUs come from `gpus`)."""
+
+    cpu: str | None = Field(None, description='CPU request, e.g. "8". Default: from the shape.')
+    memory: str | None = Field(
+        None, description='Memory request, e.g. "64Gi". Default: from the shape.'
+    )
+
+
+class Workload(SpecModel):
+    """A model server: a slow-starting, weight-loading GPU process."""
+
+    name: str = Field(description="Workload name, unique in the spec (a DNS label).")
+    image: str = Field(description="Container image, ideally pinned by digest.")
+    command: list[str] = Field(default_factory=list, description="Entrypoint override.")
+    args: list[str] = Field(default_factory=list, description="Arguments.")
+    port: int = Field(8000, ge=1, le=65535, description="HTTP port the server listens on.")
+    health_path: str = Field("/health", description="HTTP path that answers 200 once ready.")
+    env: dict[str, str] = Field(default_factory=dict, description="Environment variables.")
+    model: ModelWeights
+    gpus: int = Field(
+        1,
+        ge=1,
+        description="GPUs per replica: whole GPUs, or MIG instances / shared slices on pools "
+        "with sharing.",
+    )
+    pool: str | None = Field(
+        None, description="Node pool name to run on, in every cluster of `clusters`."
+    )
+    accelerator: str | None = Field(
+        None, description="Alternatively: any pool with this GPU (e.g. L4, nvidia-l4)."
+    )
+    replicas: Replicas = Field(default_factory=Replicas)
+    scale_to_zero: bool = Field(
+        False, description="Scale to 0 replicas when idle (KEDA). Needs a pool with min_nodes 0."
+    )
+    autoscaling: Autoscale = Field(default_factory=Autoscale)
+    image_pull_time: Duration = Field(
+        180, description="Expected time to pull the image onto a fresh node."
+    )
+    load_time_budget: Duration = Field(
+        1200,
+        description="Longest acceptable time from pod start to ready (pull + weight load). "
+        "The startup probe allows this long before restarting the pod.",
+    )
+    resources: Resources = Field(default_factory=Resources)
+    clusters: list[str] = Field(
+        min_length=1, description="Clusters it may run on, in failover order."
+    )
+    priority: Literal["critical", "high", "normal", "batch"] = Field(
+        "high", description="Scheduling priority class."
+    )

@@ -1,0 +1,98 @@
+"""`gpuplat init`: every example writes a project that validates; nothing is clobbered."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gpuplat.app.init import list_examples
+from tests.support.cli import run
+
+EXAMPLES = [name for name, _ in list_examples()]
+
+
+def test_known_examples() -> None:
+    assert {"gke-l4-vllm", "gke-h100-mig"} <= set(EXAMPLES)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_round_trip(example: str, tmp_path: Path) -> None:
+    result = run("init", "--example", example, tmp_path / "p")
+    assert result.exit_code == 0, result.stderr
+    project = tmp_path / "p"
+    spec = (project / "gpuplat.yaml").read_text(encoding="utf-8")
+    assert spec.startswith("# yaml-language-server: $schema=.gpuplat/schema/spec.json\n")
+    for overlay in ("envs/dev.yaml", "envs/prod.yaml"):
+        text = (project / overlay).read_text(encoding="utf-8")
+        assert text.startswith("# yaml-language-server: $schema=../.gpuplat/schema/overlay.json\n")
+    checked = run("validate", "--strict", cwd=project)
+    assert checked.exit_code == 0, checked.stderr
+    assert checked.stderr == "valid: dev, prod\n"
+
+
+def test_default_example_is_gke_l4_vllm(tmp_path: Path) -> None:
+    result = run("init", tmp_path)
+    assert result.exit_code == 0
+    assert "gke-l4-vllm:" in (tmp_path / "gpuplat.yaml").read_text(encoding="utf-8")
+
+
+def test_init_into_current_project_dir(tmp_path: Path) -> None:
+    result = run("init", cwd=tmp_path)
+    assert result.exit_code == 0
+    assert result.stderr.endswith("Next: gpuplat validate\n")
+    assert (tmp_path / "gpuplat.yaml").is_file()
+
+
+def test_init_never_overwrites_without_force(tmp_path: Path) -> None:
+    (tmp_path / "envs").mkdir()
+    (tmp_path / "envs" / "prod.yaml").write_text("# mine\n", encoding="utf-8")
+    result = run("init", tmp_path)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: 1 file already exist in {tmp_path}\n"
+        "  envs/prod.yaml\n"
+        "Hint: nothing was written; pass --force to overwrite them, or init into an empty folder\n"
+    )
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["envs", "prod.yaml"]
+    assert (tmp_path / "envs" / "prod.yaml").read_text(encoding="utf-8") == "# mine\n"
+
+
+def test_init_force_overwrites(tmp_path: Path) -> None:
+    (tmp_path / "gpuplat.yaml").write_text("# mine\n", encoding="utf-8")
+    assert run("init", "--force", tmp_path).exit_code == 0
+    assert (tmp_path / "gpuplat.yaml").read_text(encoding="utf-8") != "# mine\n"
+
+
+def test_unknown_example(tmp_path: Path) -> None:
+    result = run("init", "--example", "gke-tpu", tmp_path)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: no example named 'gke-tpu'\nHint: examples: ")
+    assert not any(tmp_path.iterdir())
+
+
+def test_list_examples() -> None:
+    result = run("init", "--list")
+    assert result.exit_code == 0
+    names = [line.split()[0] for line in result.stdout.splitlines()]
+    assert names == sorted(EXAMPLES)
+
+
+def test_written_schema_matches_schema_command(tmp_path: Path) -> None:
+    run("init", tmp_path)
+    written = json.loads((tmp_path / ".gpuplat/schema/spec.json").read_text(encoding="utf-8"))
+    printed = json.loads(run("schema").stdout)
+    assert written == printed
+    overlay = json.loads(run("schema", "--overlay").stdout)
+
+    def keys(node: object) -> set[str]:
+        if isinstance(node, dict):
+            return set(node) | {k for v in node.values() for k in keys(v)}
+        if isinstance(node, list):
+            return {k for v in node for k in keys(v)}
+        return set()
+
+    assert "required" not in keys(overlay)
+    assert "required" in keys(printed)
+    assert "environments" not in overlay["properties"]

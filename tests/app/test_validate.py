@@ -1,0 +1,78 @@
+"""`gpuplat validate`: exit codes, --json, --strict, -e."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support.cli import run
+
+
+def init(tmp_path: Path) -> Path:
+    assert run("init", tmp_path).exit_code == 0
+    return tmp_path
+
+
+def test_valid_project(tmp_path: Path) -> None:
+    result = run("validate", cwd=init(tmp_path))
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "valid: dev, prod\n")
+
+
+def test_one_environment(tmp_path: Path) -> None:
+    result = run("validate", "-e", "prod", cwd=init(tmp_path))
+    assert result.stderr == "valid: prod\n"
+
+
+def test_json_output_valid(tmp_path: Path) -> None:
+    result = run("validate", "--json", cwd=init(tmp_path))
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {
+        "valid": True,
+        "environments": ["dev", "prod"],
+        "errors": 0,
+        "warnings": 0,
+        "diagnostics": [],
+    }
+
+
+def test_json_output_invalid(tmp_path: Path) -> None:
+    project = init(tmp_path)
+    spec = project / "gpuplat.yaml"
+    spec.write_text(spec.read_text().replace("max_clients: 2", "max_clients: 99"))
+    result = run("validate", "--json", cwd=project)
+    assert result.exit_code == 4
+    data = json.loads(result.stdout)
+    assert data["valid"] is False
+    assert data["diagnostics"][0] == {
+        "severity": "error",
+        "message": "max_clients must be between 2 and 48, got 99",
+        "file": "gpuplat.yaml",
+        "line": 29,
+        "column": 24,
+        "path": "clusters[0].node_pools[0].sharing.max_clients",
+        "hint": "1 means no sharing: use mode: none",
+        "details": [],
+        "environments": [],
+    }
+
+
+def test_warnings_fail_only_under_strict(tmp_path: Path) -> None:
+    project = init(tmp_path)
+    spec = project / "gpuplat.yaml"
+    spec.write_text(spec.read_text().replace("vllm/vllm-openai:v0.11.0", "vllm/vllm-openai"))
+    relaxed = run("validate", cwd=project)
+    assert relaxed.exit_code == 0
+    assert relaxed.stderr.startswith('Warning: image "vllm/vllm-openai" is not pinned\n')
+    assert relaxed.stderr.endswith("1 warning\nvalid: dev, prod (1 warning)\n")
+    strict = run("validate", "--strict", cwd=project)
+    assert strict.exit_code == 4
+    assert strict.stderr.endswith("1 warning (errors under --strict)\n")
+
+
+def test_no_spec(tmp_path: Path) -> None:
+    result = run("validate", cwd=tmp_path)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: no gpuplat.yaml in {tmp_path}\n"
+        "Hint: run `gpuplat init` to write one, or pass the project folder with -C DIR\n"
+    )

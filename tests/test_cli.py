@@ -1,0 +1,91 @@
+"""The command line as a whole: version, usage errors, internal errors, colour."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpuplat import __version__
+from gpuplat.console import Console
+from gpuplat.errors import GpuplatError
+from tests.support.cli import run
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert (result.exit_code, result.stdout) == (0, f"gpuplat {__version__}\n")
+
+
+def test_usage_error_exits_2() -> None:
+    result = run("validate", "--no-such-option")
+    assert result.exit_code == 2
+    assert result.stderr.endswith("Error: No such option '--no-such-option'.\n")
+    assert result.stderr.startswith("Usage: gpuplat validate [OPTIONS]\n")
+
+
+def test_unknown_command_exits_2() -> None:
+    assert run("frobnicate").exit_code == 2
+
+
+def test_internal_error_exits_3_and_writes_a_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gpuplat.app.validate as validate_app
+
+    def boom(*_args: object, **_kw: object) -> None:
+        raise RuntimeError("kaput")
+
+    monkeypatch.setattr(validate_app, "validate_project", boom)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = run("validate", cwd=tmp_path)
+    assert result.exit_code == 3
+    assert result.stderr.startswith(
+        "Error: internal error: gpuplat hit a bug\nHint: the traceback is in "
+    )
+    assert "Traceback" not in result.stderr
+    logs = list(tmp_path.glob("gpuplat-crash-*.log"))
+    assert len(logs) == 1
+    assert "RuntimeError: kaput" in logs[0].read_text(encoding="utf-8")
+
+
+def test_debug_shows_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gpuplat.app.validate as validate_app
+
+    def fail(*_args: object, **_kw: object) -> None:
+        raise GpuplatError("nope", hint="try again")
+
+    monkeypatch.setattr(validate_app, "validate_project", fail)
+    plain = run("validate", cwd=tmp_path)
+    assert plain.stderr == "Error: nope\nHint: try again\n"
+    debug = run("--debug", "validate", cwd=tmp_path)
+    assert "Traceback (most recent call last)" in debug.stderr
+    assert debug.stderr.endswith("Error: nope\nHint: try again\n")
+
+
+def test_python_dash_m_entry_point() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gpuplat", "--version"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0
+    assert done.stdout == f"gpuplat {__version__}\n"
+
+
+def test_colour_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert Console(err=Tty()).color is True
+    assert Console(err=io.StringIO()).color is False
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert Console(err=Tty()).color is False
