@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas conformance clean
+.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas conformance modules-lock clean
 
 install: $(STAMP)
 
@@ -32,6 +32,14 @@ check: lint typecheck test
 
 docs: install
 	$(PY) -m gpuplat.docs
+
+golden: install
+	$(PY) -m gpuplat.render.modules
+	$(PY) -m tests.support.golden
+	$(PY) -m gpuplat.docs
+
+modules-lock: install
+	$(PY) -m gpuplat.render.modules
 
 SCHEMA_OUT ?= build/provider-schemas
 provider-schemas: install

@@ -143,6 +143,39 @@ def validate(ctx: click.Context, envs: tuple[str, ...], as_json: bool, strict: b
 
 
 @cli.command()
+@click.option("-e", "--env", "envs", multiple=True, help="Environment(s) to render (default: all).")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@click.option(
+    "--check", is_flag=True, help="Exit 5 when the tree is stale or a module was edited by hand."
+)
+@click.pass_obj
+def render(app: App, envs: tuple[str, ...], dry_run: bool, check: bool) -> int:
+    """Render versioned modules and per-environment roots from the spec."""
+    from gpuplat.app.render import render_project
+
+    result = render_project(app.root, envs, dry_run=dry_run, check=check)
+    if result.warnings:
+        app.console.diagnostics(result.warnings)
+    verb = "would " if dry_run else ""
+    for folder in result.new_module_folders:
+        app.console.say(f"  {verb}create {folder}/")
+    for change in result.changes:
+        app.console.say(f"  {verb}{change.action} {change.path}")
+    for path in result.edited_roots:
+        app.console.say(f"Warning: {path} was edited by hand; gpuplat owns it and rewrote it")
+    envs_text = ", ".join(result.envs)
+    if check:
+        app.console.say(f"up to date: {envs_text}")
+    elif result.nothing_to_do:
+        app.console.say(f"up to date: {envs_text} (nothing written)")
+    else:
+        count = len(result.changes) + len(result.new_module_folders)
+        done = "would change" if dry_run else "changed"
+        app.console.say(f"rendered {envs_text}: {done} {count} item{'s' if count != 1 else ''}")
+    return 0
+
+
+@cli.command()
 @click.option("--overlay", is_flag=True, help="Schema of an envs/<env>.yaml overlay instead.")
 @click.pass_obj
 def schema(app: App, overlay: bool) -> int:

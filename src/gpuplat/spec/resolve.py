@@ -72,6 +72,25 @@ def resolve_pool(cluster: Cluster, pool: NodePool) -> PoolGpu:
     return PoolGpu(cluster.cloud, shape, gpu, accelerator, count, units)
 
 
+GKE_DEFAULT_ZONES = 3
+"""Zones GKE spreads a regional cluster's nodes over when none are given."""
+
+
+def pool_zone_count(cluster: Cluster, pool: NodePool) -> int:
+    """How many zones a pool's nodes are spread over."""
+    zones = pool.zones if pool.zones is not None else cluster.zones
+    if zones:
+        return len(zones)
+    return GKE_DEFAULT_ZONES if cluster.cloud == "gke" and cluster.regional else 1
+
+
+def pool_node_bounds(cluster: Cluster, pool: NodePool) -> tuple[int, int]:
+    """(fewest, most) nodes of a pool in total, whatever way the bounds are written."""
+    auto = pool.autoscaling
+    factor = pool_zone_count(cluster, pool) if auto.per_zone else 1
+    return auto.min_nodes * factor, auto.max_nodes * factor
+
+
 def mig_memory_gb(profile: str) -> int | None:
     """Memory of one MIG instance from its profile name (``3g.40gb`` -> 40)."""
     match = _MIG_MEMORY.match(profile)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -253,7 +254,7 @@ class _Builder:
             if not isinstance(key_node, yaml.ScalarNode):
                 self.error("a key must be a plain string, not a list or mapping", kmark, None, path)
                 continue
-            key = str(key_node.value)
+            key = unicodedata.normalize("NFC", str(key_node.value))
             if key in first:
                 prev = first[key]
                 self.error(
@@ -272,7 +273,9 @@ class _Builder:
     def _scalar(
         self, node: yaml.ScalarNode, mark: Mark, key_mark: Mark | None, path: KeyPath
     ) -> Node:
-        text: str = node.value
+        # Terraform turns every string into Unicode NFC; doing it here keeps what the spec
+        # says and what Terraform stores identical.
+        text: str = unicodedata.normalize("NFC", node.value)
         if node.style not in ("", None):  # quoted or block scalar: always a string
             if node.tag != _TAG + "str":
                 self._bad_tag(node.tag, mark, path)

@@ -343,7 +343,7 @@ def _capacity(
             "raise max_nodes, or remove the pool",
         )
     if cloud != "gke":
-        for key in ("location_policy", "total"):
+        for key in ("location_policy", "per_zone"):
             if getattr(auto, key) not in (None, False):
                 yield loc.error(
                     (*base, "autoscaling", key),

@@ -9,7 +9,13 @@ from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.model.base import format_duration
-from gpuplat.spec.resolve import mig_memory_gb, resolve_pool, startup_seconds, workload_pools
+from gpuplat.spec.resolve import (
+    mig_memory_gb,
+    pool_node_bounds,
+    resolve_pool,
+    startup_seconds,
+    workload_pools,
+)
 
 _SCHEMES = ("gs://", "s3://", "hf://", "https://", "file://")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
@@ -286,7 +292,7 @@ def _capacity(
     if any(u is None for u in units):
         return
     per_node = [(u or 0) // workload.gpus for u in units]
-    most = sum(n * p.autoscaling.max_nodes for n, p in zip(per_node, pools, strict=True))
+    most = sum(n * pool_node_bounds(cluster, p)[1] for n, p in zip(per_node, pools, strict=True))
     names = ", ".join(p.name for p in pools)
     if workload.replicas.min > most:
         yield loc.error(

@@ -43,12 +43,14 @@ class Capacity(SpecModel):
 class Autoscaling(SpecModel):
     """Node autoscaling bounds. ``min_nodes: 0`` lets an idle pool cost nothing."""
 
-    min_nodes: int = Field(0, ge=0, description="Fewest nodes (0 lets the pool scale to zero).")
-    max_nodes: int = Field(1, ge=0, description="Most nodes.")
-    total: bool = Field(
+    min_nodes: int = Field(
+        0, ge=0, description="Fewest nodes across all zones (0 lets the pool scale to zero)."
+    )
+    max_nodes: int = Field(1, ge=0, description="Most nodes across all zones.")
+    per_zone: bool = Field(
         False,
-        description="GKE: the bounds count nodes across all zones (total_min/max_node_count) "
-        "instead of per zone.",
+        description="GKE: the bounds apply to each zone (min/max_node_count) instead of to "
+        "the whole pool (total_min/max_node_count).",
     )
     location_policy: Literal["BALANCED", "ANY"] | None = Field(
         None,

@@ -1,0 +1,61 @@
+"""Advisory locks so two gpuplat runs never render or apply the same thing at once."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import fcntl
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from gpuplat.errors import LockedError
+
+LOCK_DIR = ".gpuplat/locks"
+
+
+@contextlib.contextmanager
+def hold(root: Path, name: str, what: str) -> Iterator[None]:
+    """Hold ``.gpuplat/locks/<name>.lock`` for the duration, or fail at once.
+
+    The lock is an flock: the kernel releases it when the process dies, however it dies, so a
+    killed run never leaves a lock behind.
+
+    Raises:
+        LockedError: Another process holds it; the error says who and since when.
+    """
+    folder = root / LOCK_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(path)
+            raise LockedError(
+                f"{what}: another gpuplat run holds the {name} lock",
+                hint="wait for it to finish; the lock is released when that process exits",
+                details=(holder,) if holder else (),
+            ) from None
+        info = {
+            "pid": os.getpid(),
+            "argv": sys.argv,
+            "since": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        }
+        os.ftruncate(fd, 0)
+        os.write(fd, (json.dumps(info) + "\n").encode())
+        yield
+    finally:
+        os.close(fd)
+
+
+def _holder(path: Path) -> str:
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+        command = " ".join(str(a) for a in info.get("argv", []))
+        return f"held by pid {info.get('pid')} since {info.get('since')}: {command}"
+    except (OSError, ValueError):
+        return ""

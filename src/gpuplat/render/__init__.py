@@ -1,0 +1,1 @@
+"""Rendering of a validated spec into Terraform (HCL) text."""

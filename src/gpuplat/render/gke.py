@@ -1,0 +1,143 @@
+"""GKE: what the infra stage passes to the gke-cluster and gke-gpu-node-pool modules.
+
+Every value here is plain data; the templates write it through the one quoting function.
+"""
+
+from __future__ import annotations
+
+from gpuplat.render.naming import module_label
+from gpuplat.spec.load import EnvSpec
+from gpuplat.spec.model import Cluster, NodePool
+from gpuplat.spec.resolve import device_plugin, resolve_pool
+
+CAPACITY = {
+    "on-demand": "ON_DEMAND",
+    "spot": "SPOT",
+    "reservation": "RESERVATION",
+    "flex-start": "FLEX_START",
+    "queued": "QUEUED",
+}
+TAINT_EFFECT = {
+    "NoSchedule": "NO_SCHEDULE",
+    "PreferNoSchedule": "PREFER_NO_SCHEDULE",
+    "NoExecute": "NO_EXECUTE",
+}
+SHARING = {"time-slicing": "TIME_SHARING", "mps": "MPS"}
+# Machine series whose boot disks must be Hyperdisk (they have no Persistent Disk support).
+HYPERDISK_ONLY = ("a4-", "a4x-", "a3-ultragpu-", "g4-")
+POOL_LABEL = "gpuplat.dev/pool"
+# GKE's documented labels for a node pool whose GPUs are handed out by a DRA driver instead of
+# GKE's device plugin.
+DRA_LABELS = {"gke-no-default-nvidia-gpu-device-plugin": "true", "nvidia.com/gpu.present": "true"}
+
+
+def resource_labels(env: EnvSpec, cluster: Cluster) -> dict[str, str]:
+    """Labels on every cloud resource of a cluster: the spec's plus gpuplat's own."""
+    labels = dict(cluster.labels)
+    labels.update(
+        {"managed-by": "gpuplat", "gpuplat-project": env.spec.project, "gpuplat-env": env.name}
+    )
+    return dict(sorted(labels.items()))
+
+
+def cluster_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
+    """Arguments of the gke-cluster module call for one cluster."""
+    assert cluster.gcp is not None  # the checks require gcp for GKE clusters
+    k8s = cluster.kubernetes
+    channel = k8s.release_channel or "REGULAR"
+    network = cluster.network
+    deletion_protection = (
+        cluster.deletion_protection if cluster.deletion_protection is not None else env.protected
+    )
+    return {
+        "cloud": "gke",
+        "name": cluster.name,
+        "module": module_label("cluster", cluster.name),
+        "project": cluster.gcp.project,
+        "location": cluster.region if cluster.regional else cluster.zones[0],
+        "node_locations": list(cluster.zones),
+        "release_channel": "UNSPECIFIED" if channel == "NONE" else channel,
+        "kubernetes_version": k8s.version,
+        "deletion_protection": deletion_protection,
+        "network": {
+            "network": network.network or "default",
+            "subnetwork": network.subnetwork or "default",
+            "private_nodes": network.private_nodes,
+            "control_plane_cidr": network.control_plane_cidr,
+            "authorized_networks": [
+                {"cidr": a.cidr, "name": a.name} for a in network.authorized_networks
+            ],
+        },
+        "system_pool": {
+            "machine_type": cluster.system_pool.machine_type or "e2-standard-4",
+            "min_nodes": cluster.system_pool.min_nodes,
+            "max_nodes": cluster.system_pool.max_nodes,
+        },
+        "resource_labels": resource_labels(env, cluster),
+        "pools": [pool_view(env, cluster, pool) for pool in cluster.node_pools],
+    }
+
+
+def pool_view(env: EnvSpec, cluster: Cluster, pool: NodePool) -> dict[str, object]:
+    """Arguments of the gke-gpu-node-pool module call for one pool."""
+    gpu = resolve_pool(cluster, pool)
+    dra = device_plugin(env.spec, cluster) == "dra"
+    sharing = pool.sharing
+    accelerator: dict[str, object] = {
+        "type": gpu.accelerator,
+        "count": gpu.gpus_per_node,
+        "driver_version": "INSTALLATION_DISABLED"
+        if pool.driver.install == "none"
+        else pool.driver.version,
+    }
+    if sharing.mode in SHARING:
+        accelerator["sharing"] = {
+            "strategy": SHARING[sharing.mode],
+            "max_clients": sharing.max_clients,
+        }
+    if sharing.mode == "mig":
+        accelerator["partition_size"] = sharing.profile
+    capacity_type = pool.capacity.type
+    capacity: dict[str, object] = {"type": CAPACITY[capacity_type]}
+    if pool.capacity.reservation is not None:
+        capacity["reservation"] = pool.capacity.reservation
+    if pool.capacity.reservation_project is not None:
+        capacity["reservation_project"] = pool.capacity.reservation_project
+    if pool.capacity.max_run_duration is not None:
+        capacity["max_run_duration"] = f"{pool.capacity.max_run_duration}s"
+    policy = pool.autoscaling.location_policy
+    if policy is None:
+        # Scarce capacity: take GPUs in whichever zone has them rather than balancing zones.
+        policy = "ANY" if capacity_type in ("spot", "flex-start", "queued") else "BALANCED"
+    labels = dict(pool.labels)
+    labels[POOL_LABEL] = pool.name
+    if dra:
+        labels.update(DRA_LABELS)
+    disk_type = pool.disk.type
+    if disk_type is None:
+        hyperdisk = pool.machine_type.startswith(HYPERDISK_ONLY)
+        disk_type = "hyperdisk-balanced" if hyperdisk else "pd-balanced"
+    return {
+        "name": pool.name,
+        "module": module_label("pool", cluster.name, pool.name),
+        "machine_type": pool.machine_type,
+        "node_locations": list(pool.zones) if pool.zones is not None else None,
+        "accelerator": accelerator,
+        "autoscaling": {
+            "min_nodes": pool.autoscaling.min_nodes,
+            "max_nodes": pool.autoscaling.max_nodes,
+            "per_zone": pool.autoscaling.per_zone,
+            "location_policy": policy,
+        },
+        "capacity": capacity,
+        "compact_placement": {"enabled": True, "policy_name": pool.placement.policy}
+        if pool.placement.compact
+        else None,
+        "labels": dict(sorted(labels.items())),
+        "taints": [
+            {"key": t.key, "value": t.value, "effect": TAINT_EFFECT[t.effect]} for t in pool.taints
+        ],
+        "disk": {"size_gb": pool.disk.size_gb, "type": disk_type},
+        "image_type": pool.image or "COS_CONTAINERD",
+        "resource_labels": resource_labels(env, cluster),
+    }

@@ -1,0 +1,271 @@
+"""Write spec values as HCL: the one string quoter, identifier checks and expressions."""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from gpuplat.render.hclfmt import columns
+
+__all__ = ["JINJA_FILTERS", "Raw", "expr", "ident", "quote", "raw"]
+
+# Printable ASCII except `"`, `$`, `%` and `\`: such text needs no escaping.
+_PLAIN: Final = re.compile(r"[ !#&-\[\]-~]*")
+# What quote() rewrites: quote and backslash, a template introducer (`$` or `%`
+# right before `{`), and anything outside printable ASCII (kept when printable,
+# escaped otherwise).
+_SPECIAL: Final = re.compile(r'["\\]|[$%](?=\{)|[^ -~]')
+_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
+_NAMED_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+_IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+# HCL keywords, always quoted as object keys. Terraform does read `true`,
+# `null`, `in` and `if` as plain keys, but a leading `for` opens a
+# for-expression instead; quoting the whole set is always correct and leaves
+# no reader (python-hcl2, editors) room for a different interpretation.
+_KEYWORDS: Final = frozenset(
+    {"true", "false", "null", "for", "in", "if", "else", "endif", "endfor"}
+)
+# A list of scalars stays on one line while the line is at most this wide.
+_INLINE_WIDTH: Final = 80
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED_ESCAPES.get(char)
+    if named is not None:
+        return named
+    if char in "$%":
+        return char + char  # `${` -> `$${`, `%{` -> `%%{`
+    if char.isprintable():
+        return char
+    # Control, format, separator, private-use and unassigned characters: the
+    # same set and spelling (lower-case hex) that Terraform's own writer uses,
+    # so `terraform fmt` leaves a label produced here as it is.
+    code = ord(char)
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def quote(value: str) -> str:
+    """Return the HCL quoted-string literal whose value is exactly ``value``.
+
+    This is the only way text from a spec may enter generated HCL. The result is
+    always a single line: quotes, backslashes and line breaks are escaped, every
+    control or otherwise invisible character becomes ``\\uXXXX``, and template
+    introducers are doubled (``${`` becomes ``$${``, ``%{`` becomes ``%%{``), so
+    nothing in ``value`` can end the string, start an interpolation or a
+    heredoc, or comment out what follows.
+
+    Args:
+        value: the text to embed.
+
+    Returns:
+        The literal, including its surrounding double quotes.
+
+    Raises:
+        TypeError: if ``value`` is not a ``str``.
+        ValueError: if ``value`` holds a lone surrogate, or is not in Unicode NFC
+            form (Terraform normalises every string to NFC, so such text could
+            not come back unchanged).
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"quote() takes a str, not {type(value).__name__}")
+    text = str.__str__(value)  # a plain str: subclasses such as Markup escape on `+`
+    if _PLAIN.fullmatch(text):
+        return f'"{text}"'
+    surrogate = _SURROGATE.search(text)
+    if surrogate is not None:
+        raise ValueError(
+            f"quote(): lone surrogate U+{ord(surrogate.group()):04X} at index "
+            f"{surrogate.start()} cannot be written as HCL text"
+        )
+    if not unicodedata.is_normalized("NFC", text):
+        raise ValueError(
+            "quote(): text is not in Unicode NFC form and Terraform would silently "
+            f"normalise it (e.g. 'e\\u0301' becomes 'é'); normalise it first: {text!r}"
+        )
+    return '"' + _SPECIAL.sub(_escape, text) + '"'
+
+
+def ident(name: str) -> str:
+    """Return ``name`` unchanged if it is a valid HCL identifier.
+
+    Meant for block labels and module names derived from already-validated spec
+    names, where quoting would hide a naming mistake instead of reporting it.
+
+    Args:
+        name: the candidate identifier.
+
+    Returns:
+        ``name``, as a plain ``str``.
+
+    Raises:
+        TypeError: if ``name`` is not a ``str``.
+        ValueError: if ``name`` is not ``[A-Za-z_][A-Za-z0-9_-]*``.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"ident() takes a str, not {type(name).__name__}")
+    if _IDENT.fullmatch(name) is None:
+        raise ValueError(
+            f"{name!r} is not a valid HCL identifier: it must start with an ASCII letter "
+            "or '_' and continue with ASCII letters, digits, '_' or '-'"
+        )
+    return str.__str__(name)
+
+
+@dataclass(frozen=True, slots=True)
+class Raw:
+    """An HCL expression that expr() writes verbatim, such as ``var.region``.
+
+    Build it with raw(); the text is trusted, so it must never contain spec data.
+    """
+
+    text: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str):
+            raise TypeError(f"raw() takes a str, not {type(self.text).__name__}")
+        if not self.text.strip():
+            raise ValueError("raw(): an HCL expression cannot be empty")
+        if "\n" in self.text or "\r" in self.text:
+            # expr() must know the exact shape of what it emits to stay
+            # fmt-clean; a multi-line expression belongs in a template.
+            raise ValueError(f"raw(): expression must fit on one line: {self.text!r}")
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def raw(text: str) -> Raw:
+    """Mark ``text`` as an already-valid, trusted HCL expression for expr().
+
+    Args:
+        text: a one-line expression, e.g. ``module.net.subnet_ids`` or ``var.x``.
+
+    Returns:
+        A Raw marker that expr() embeds without quoting.
+
+    Raises:
+        TypeError: if ``text`` is not a ``str``.
+        ValueError: if ``text`` is blank or spans several lines.
+    """
+    return Raw(text)
+
+
+def expr(value: object, indent: int = 0) -> str:
+    """Write a Python value as an HCL expression, already ``terraform fmt`` clean.
+
+    ``None`` becomes ``null``; booleans ``true``/``false``; ints decimal; floats
+    their shortest round-tripping form (``0.1``, ``1e+16``); strings go through
+    quote(); Raw is copied verbatim. Lists and tuples stay on one line when all
+    elements are scalars and the line is short, else they get one element per
+    line with a trailing comma. Mappings become objects with one ``key = value``
+    per line, keys sorted, ``=`` aligned like ``terraform fmt`` does; a key is
+    bare only when it is an identifier that HCL cannot misread.
+
+    Args:
+        value: the value to write.
+        indent: nesting level (two spaces each) of the line the expression starts
+            on; continuation lines are indented to match.
+
+    Returns:
+        The expression text; multi-line results carry no trailing newline.
+
+    Raises:
+        TypeError: for a value, or a mapping key, of an unsupported type.
+        ValueError: for a NaN or infinite float, a negative ``indent``, or a
+            string that quote() rejects.
+    """
+    if isinstance(indent, bool) or not isinstance(indent, int):
+        raise TypeError(f"expr(): indent must be an int, not {type(indent).__name__}")
+    if indent < 0:
+        raise ValueError(f"expr(): indent must not be negative, got {indent}")
+    return _expr(value, indent)
+
+
+def _expr(value: object, level: int) -> str:
+    if isinstance(value, Raw):
+        return value.text
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return int.__repr__(value)  # not repr(): an IntEnum would print its name
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"expr(): {value!r} has no HCL representation")
+        return float.__repr__(value)
+    if isinstance(value, str):
+        return quote(value)
+    if isinstance(value, Mapping):
+        return _object(value, level)
+    if isinstance(value, list | tuple):
+        return _tuple(value, level)
+    raise TypeError(f"expr(): cannot write a {type(value).__name__} as HCL")
+
+
+def _is_scalar(value: object) -> bool:
+    return value is None or isinstance(value, bool | int | float | str | Raw)
+
+
+def _tuple(items: list[object] | tuple[object, ...], level: int) -> str:
+    if not items:
+        return "[]"
+    if all(_is_scalar(item) for item in items):
+        inline = "[" + ", ".join(_expr(item, level) for item in items) + "]"
+        if 2 * level + len(inline) <= _INLINE_WIDTH:
+            return inline
+    pad = "  " * (level + 1)
+    lines = ["[", *(f"{pad}{_expr(item, level + 1)}," for item in items), "  " * level + "]"]
+    return "\n".join(lines)
+
+
+def _key(key: object) -> str:
+    if not isinstance(key, str):
+        raise TypeError(f"expr(): object keys must be str, not {type(key).__name__}")
+    if _IDENT.fullmatch(key) and key not in _KEYWORDS:
+        return str.__str__(key)
+    return quote(key)
+
+
+def _object(mapping: Mapping[object, object], level: int) -> str:
+    if not mapping:
+        return "{}"
+    pad = "  " * (level + 1)
+    names = {key: _key(key) for key in mapping}  # checks every key is a str
+    entries = [(names[key], mapping[key]) for key in sorted(names, key=str.__str__)]
+    lines = ["{"]
+    run: list[tuple[str, str]] = []  # consecutive one-line entries share one `=` column
+
+    def flush() -> None:
+        if run:
+            widths = [columns(name) for name, _ in run]
+            widest = max(widths)
+            for (name, text), width in zip(run, widths, strict=True):
+                lines.append(f"{pad}{name}{' ' * (widest - width + 1)}= {text}")
+            run.clear()
+
+    for name, value in entries:
+        text = _expr(value, level + 1)
+        if "\n" in text:
+            # A value that opens a bracket and closes it lines later ends the
+            # alignment run, exactly as it does for terraform fmt.
+            flush()
+            lines.append(f"{pad}{name} = {text}")
+        else:
+            run.append((name, text))
+    flush()
+    lines.append("  " * level + "}")
+    return "\n".join(lines)
+
+
+JINJA_FILTERS: Final[dict[str, Callable[..., str]]] = {
+    "q": quote,
+    "hcl": expr,
+    "ident": ident,
+}

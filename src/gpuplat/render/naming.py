@@ -1,0 +1,37 @@
+"""Names gpuplat gives to things in the rendered Terraform (module labels, state paths)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from gpuplat.render.hcl import ident
+
+_NOT_IDENT = re.compile(r"[^A-Za-z0-9_-]")
+
+STAGES = ("infra", "platform", "serving")
+"""Stages of every environment, in apply order; destroy walks them backwards."""
+
+
+def module_label(kind: str, *names: str) -> str:
+    """``cluster_<name>`` / ``pool_<cluster>_<pool>``: a module block label.
+
+    Validated names are already identifiers. Anything else (the checks would have refused it)
+    is still turned into a valid, distinct identifier rather than trusted: a label is never
+    a place where spec text can change the structure of the file.
+    """
+    joined = "_".join((kind, *names))
+    safe = _NOT_IDENT.sub("_", joined)
+    if safe != joined:
+        safe = f"{safe}_{hashlib.sha256(joined.encode()).hexdigest()[:8]}"
+    return ident(safe)
+
+
+def root_dir(env: str, stage: str) -> str:
+    """Folder of one root module, relative to the project."""
+    return f"envs/{env}/{stage}"
+
+
+def to_project(depth: int = 3) -> str:
+    """Relative path from a root module back to the project folder."""
+    return "/".join([".."] * depth)

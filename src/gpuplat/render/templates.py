@@ -1,0 +1,50 @@
+"""Where the Jinja2 templates live and the environment that renders them."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import jinja2
+
+from gpuplat.render.hcl import JINJA_FILTERS
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+@cache
+def templates_root() -> Path:
+    """The template tree: inside the installed package, or the repository's ``templates/``.
+
+    Raises:
+        FileNotFoundError: Neither exists (a broken installation).
+    """
+    package = Path(__file__).resolve().parents[1] / "templates"
+    if (package / "modules").is_dir():
+        return package
+    repo = Path(__file__).resolve().parents[3] / "templates"
+    if (repo / "modules").is_dir():
+        return repo
+    raise FileNotFoundError(f"gpuplat templates not found in {package} or {repo}")
+
+
+def comment(text: object) -> str:
+    """Text made safe for one ``#`` comment line: no line breaks or control characters."""
+    return _CONTROL.sub(" ", str(text)).strip()
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The one Jinja2 environment: strict about undefined names, no HTML escaping."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_root())),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(JINJA_FILTERS)
+    env.filters["comment"] = comment
+    return env

@@ -1,0 +1,172 @@
+"""Spec text cannot break out of the HCL it is rendered into.
+
+Arbitrary text — quotes, backslashes, ``${``, ``%{``, newlines, heredoc markers, unicode — goes
+into names, labels, taints and account fields of a spec that skips the semantic checks (they
+would refuse most of it). The rendered root must parse, hold exactly the expected modules and
+arguments, and every value must read back exactly.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import hcl2
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from gpuplat.render.roots import render_root
+from gpuplat.spec.diagnostics import Mark
+from gpuplat.spec.load import EnvSpec
+from gpuplat.spec.model import Spec
+from gpuplat.spec.source import Node
+from tests.support.hcldecode import decode, python_hcl2_can_lex
+
+NASTY = st.sampled_from(
+    [
+        '"',
+        "\\",
+        "${",
+        "%{",
+        "$${",
+        "%%{",
+        "}",
+        "\n",
+        "\r\n",
+        "<<EOF",
+        "EOF",
+        "#",
+        "//",
+        "/*",
+        "*/",
+        "=",
+        "{",
+        "]",
+        "\t",
+        "\x00",
+        "é",
+        "\u202e",
+        "🤖",
+    ]
+)
+# The loader hands the renderer NFC text (Terraform normalises strings to NFC itself).
+TEXT = st.lists(st.one_of(NASTY, st.text(max_size=6)), max_size=6).map(
+    lambda parts: unicodedata.normalize("NFC", "".join(parts))
+)
+
+POOL_ARGS = {
+    "source",
+    "project",
+    "location",
+    "cluster",
+    "service_account",
+    "name",
+    "machine_type",
+    "node_locations",
+    "accelerator",
+    "autoscaling",
+    "capacity",
+    "labels",
+    "taints",
+    "disk",
+    "image_type",
+    "resource_labels",
+}
+CLUSTER_ARGS = {
+    "source",
+    "project",
+    "name",
+    "location",
+    "node_locations",
+    "release_channel",
+    "kubernetes_version",
+    "deletion_protection",
+    "network",
+    "system_pool",
+    "resource_labels",
+}
+
+
+def build_env(cluster: str, pool: str, project: str, labels: dict[str, str], taint: str) -> EnvSpec:
+    data = {
+        "project": "demo",
+        "clusters": [
+            {
+                "name": cluster,
+                "cloud": "gke",
+                "region": "us-central1",
+                "gcp": {"project": project},
+                "labels": {"owner": taint},
+                "node_pools": [
+                    {
+                        "name": pool,
+                        "machine_type": "g2-standard-8",
+                        "labels": labels,
+                        "taints": [{"key": taint, "value": taint}],
+                        "capacity": {"type": "reservation", "reservation": taint},
+                    }
+                ],
+            }
+        ],
+        "environments": [{"name": "dev"}],
+    }
+    spec = Spec.model_validate(data)
+    return EnvSpec(
+        spec.environments[0], spec, Node({}, Mark("gpuplat.yaml", 1, 1)), ("gpuplat.yaml",)
+    )
+
+
+def strip(token: object) -> str:
+    """A string literal's value; an object key may also be a bare identifier."""
+    assert isinstance(token, str)
+    return decode(token) if token.startswith('"') else token
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cluster=TEXT,
+    pool=TEXT,
+    project=TEXT,
+    labels=st.dictionaries(TEXT, TEXT, max_size=3),
+    taint=TEXT,
+)
+def test_spec_text_cannot_escape(
+    cluster: str, pool: str, project: str, labels: dict[str, str], taint: str
+) -> None:
+    texts = [cluster, pool, project, taint, *labels, *labels.values()]
+    # python-hcl2 cannot lex a valid `$${` with no later `}`; the real-Terraform round trip of
+    # quote() in test_hcl_quote.py covers those strings.
+    assume(all(python_hcl2_can_lex(t) for t in texts))
+    env = build_env(cluster, pool, project, labels, taint)
+    _, files, _ = render_root(env, "infra")
+    parsed = hcl2.loads(files["main.tf"])
+    modules = parsed["module"]
+    assert len(modules) == 2, "exactly one cluster and one pool module"
+    ((cluster_label, cluster_body),) = modules[0].items()
+    ((pool_label, pool_body),) = modules[1].items()
+    assert set(cluster_body) - {"__is_block__"} == CLUSTER_ARGS
+    assert set(pool_body) - {"__is_block__"} == POOL_ARGS
+    assert strip(cluster_body["name"]) == cluster
+    assert strip(cluster_body["project"]) == project
+    assert strip(pool_body["name"]) == pool
+    got_labels = {strip(k): strip(v) for k, v in pool_body["labels"].items() if k != "__is_block__"}
+    expected = dict(labels)
+    expected["gpuplat.dev/pool"] = pool
+    assert got_labels == expected
+    (taint_obj,) = pool_body["taints"]
+    assert {k: strip(v) for k, v in taint_obj.items()} == {
+        "key": taint,
+        "value": taint,
+        "effect": "NO_SCHEDULE",
+    }
+    assert strip(pool_body["capacity"]["reservation"]) == taint
+    resource = {
+        strip(k): strip(v)
+        for k, v in cluster_body["resource_labels"].items()
+        if k != "__is_block__"
+    }
+    assert resource["owner"] == taint
+    # Comments carry names too: they must stay on one line.
+    for line in files["main.tf"].splitlines():
+        if line.lstrip().startswith("#"):
+            assert "\r" not in line
+    assert cluster_label != pool_label

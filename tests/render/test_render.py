@@ -1,0 +1,175 @@
+"""`gpuplat render`: deterministic, idempotent, refuses hand-edited modules, catches staleness."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import run
+from tests.support.golden import tree
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    assert run("init", tmp_path).exit_code == 0
+    result = run("render", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    return tmp_path
+
+
+def stat_all(root: Path) -> dict[str, tuple[int, int]]:
+    return {
+        p.relative_to(root).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if p.is_file() and ".gpuplat" not in p.parts
+    }
+
+
+def test_same_spec_same_bytes(tmp_path: Path) -> None:
+    trees = []
+    for name in ("a", "b"):
+        folder = tmp_path / name
+        run("init", folder)
+        assert run("render", cwd=folder).exit_code == 0
+        trees.append(tree(folder))
+    assert trees[0] == trees[1]
+
+
+def test_noop_render_writes_nothing(project: Path) -> None:
+    before = stat_all(project)
+    result = run("render", cwd=project)
+    assert result.exit_code == 0
+    assert result.stderr == "up to date: dev, prod (nothing written)\n"
+    assert stat_all(project) == before
+
+
+def test_changed_spec_rewrites_only_what_changed(project: Path) -> None:
+    before = stat_all(project)
+    overlay = project / "envs" / "prod.yaml"
+    overlay.write_text(overlay.read_text().replace("max_nodes: 8", "max_nodes: 10"))
+    result = run("render", cwd=project)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (
+        "  update envs/prod/infra/main.tf\nrendered dev, prod: changed 1 item\n"
+    )
+    after = stat_all(project)
+    changed = {p for p in after if after[p] != before.get(p)}
+    assert changed == {"envs/prod/infra/main.tf", "envs/manifest.json", "envs/prod.yaml"}
+    assert "max_nodes       = 10" in (project / "envs/prod/infra/main.tf").read_text()
+
+
+def test_check_reports_stale_root(project: Path) -> None:
+    spec = project / "gpuplat.yaml"
+    spec.write_text(spec.read_text().replace("team: ml-platform", "team: inference"))
+    result = run("render", "--check", cwd=project)
+    assert result.exit_code == 5
+    assert result.stderr == (
+        "Error: the rendered tree is stale: 2 changes pending\n"
+        "  update: envs/dev/infra/main.tf\n"
+        "  update: envs/prod/infra/main.tf\n"
+        "Hint: run `gpuplat render` and commit the result\n"
+    )
+
+
+def test_check_catches_a_hand_edited_module(project: Path) -> None:
+    main = project / "modules/gke-gpu-node-pool/1.0.0/main.tf"
+    main.write_text(
+        main.read_text().replace("max_surge       = var.upgrade.max_surge", "max_surge = 2")
+    )
+    for args in (("render", "--check"), ("render",)):
+        result = run(*args, cwd=project)
+        assert result.exit_code == 5
+        assert result.stderr.startswith(
+            "Error: released module folder edited by hand: modules/gke-gpu-node-pool/1.0.0\n"
+            "  differs: modules/gke-gpu-node-pool/1.0.0/main.tf\n"
+        )
+    assert "max_surge = 2" in main.read_text(), "a render must not overwrite the hand edit"
+
+
+def test_extra_file_in_module_folder_is_a_hand_edit(project: Path) -> None:
+    (project / "modules/gke-cluster/1.0.0/extra.tf").write_text("# mine\n")
+    result = run("render", "--check", cwd=project)
+    assert result.exit_code == 5
+    assert "  differs: modules/gke-cluster/1.0.0/extra.tf\n" in result.stderr
+
+
+def test_hand_edited_root_is_reported_and_rewritten(project: Path) -> None:
+    backend = project / "envs/dev/infra/backend.tf"
+    original = backend.read_text()
+    backend.write_text(original + "# local tweak\n")
+    check = run("render", "--check", cwd=project)
+    assert check.exit_code == 5
+    assert "  update: envs/dev/infra/backend.tf\n" in check.stderr
+    result = run("render", cwd=project)
+    assert result.exit_code == 0
+    assert (
+        "Warning: envs/dev/infra/backend.tf was edited by hand; gpuplat owns it and rewrote it\n"
+        in result.stderr
+    )
+    assert backend.read_text() == original
+
+
+def test_deleted_module_folder_is_written_again(project: Path) -> None:
+    import shutil
+
+    shutil.rmtree(project / "modules/gke-cluster")
+    result = run("render", cwd=project)
+    assert result.exit_code == 0
+    assert "  create modules/gke-cluster/1.0.0/\n" in result.stderr
+    assert run("render", "--check", cwd=project).exit_code == 0
+
+
+def test_invalid_spec_writes_nothing(project: Path) -> None:
+    before = stat_all(project)
+    spec = project / "gpuplat.yaml"
+    spec.write_text(spec.read_text().replace("max_clients: 2", "max_clients: 99"))
+    before["gpuplat.yaml"] = stat_all(project)["gpuplat.yaml"]
+    result = run("render", cwd=project)
+    assert result.exit_code == 4
+    assert stat_all(project) == before
+
+
+def test_render_one_environment_keeps_the_others(project: Path) -> None:
+    overlay = project / "envs" / "prod.yaml"
+    overlay.write_text(overlay.read_text().replace("max_nodes: 8", "max_nodes: 10"))
+    dev_before = (project / "envs/dev/infra/main.tf").stat().st_ino
+    result = run("render", "-e", "prod", cwd=project)
+    assert result.exit_code == 0
+    assert (project / "envs/dev/infra/main.tf").stat().st_ino == dev_before
+    assert run("render", "--check", cwd=project).exit_code == 0
+
+
+def test_local_state_and_lock_files_survive_a_render(project: Path) -> None:
+    lock = project / "envs/dev/infra/.terraform.lock.hcl"
+    lock.write_text("# provider locks\n")
+    overlay = project / "envs" / "dev.yaml"
+    overlay.write_text(overlay.read_text().replace("max_nodes: 2", "max_nodes: 3"))
+    assert run("render", cwd=project).exit_code == 0
+    assert lock.read_text() == "# provider locks\n"
+
+
+def test_dry_run_writes_nothing(tmp_path: Path) -> None:
+    run("init", tmp_path)
+    before = stat_all(tmp_path)
+    result = run("render", "--dry-run", cwd=tmp_path)
+    assert result.exit_code == 0
+    assert "  would create envs/dev/infra/main.tf\n" in result.stderr
+    assert stat_all(tmp_path) == before
+
+
+def test_a_second_render_waits_for_nobody(project: Path) -> None:
+    import fcntl
+
+    lock = project / ".gpuplat/locks/render.lock"
+    fd = os.open(lock, os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        result = run("render", cwd=project)
+    finally:
+        os.close(fd)
+    assert result.exit_code == 8
+    assert result.stderr.startswith(
+        "Error: cannot render: another gpuplat run holds the render lock\n"
+    )
