@@ -148,12 +148,22 @@ def validate(ctx: click.Context, envs: tuple[str, ...], as_json: bool, strict: b
 @click.option(
     "--check", is_flag=True, help="Exit 5 when the tree is stale or a module was edited by hand."
 )
+@click.option(
+    "--manifests",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Also write plain Kubernetes YAML per env and cluster into this folder.",
+)
 @click.pass_obj
-def render(app: App, envs: tuple[str, ...], dry_run: bool, check: bool) -> int:
+def render(
+    app: App, envs: tuple[str, ...], dry_run: bool, check: bool, manifests: Path | None
+) -> int:
     """Render versioned modules and per-environment roots from the spec."""
     from gpuplat.app.render import render_project
 
-    result = render_project(app.root, envs, dry_run=dry_run, check=check)
+    result = render_project(app.root, envs, dry_run=dry_run, check=check, manifests=manifests)
+    if result.manifests_written:
+        app.console.say(f"  wrote {result.manifests} manifest file(s) to {manifests}")
     if result.warnings:
         app.console.diagnostics(result.warnings)
     verb = "would " if dry_run else ""

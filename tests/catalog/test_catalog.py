@@ -195,6 +195,7 @@ def test_chart_pins() -> None:
         "gpu-operator",
         "dcgm-exporter",
         "keda",
+        "keda-http-add-on",
         "kueue",
         "leaderworkerset",
         "nvidia-dra-driver",

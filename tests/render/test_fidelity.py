@@ -9,8 +9,10 @@ import pytest
 
 from gpuplat.app.init import list_examples
 from gpuplat.conformance import check, load_schemas
+from tests.support.cli import run
 from tests.support.golden import GOLDEN
 from tests.support.realparts import provider_schema_dir, terraform_bin, terraform_env
+from tests.support.specs import DRA_CLUSTER_PATCH, OPERATOR_PATCH, project
 
 EXAMPLES = [name for name, _ in list_examples()]
 
@@ -33,3 +35,14 @@ def test_rendered_trees_are_terraform_fmt_clean(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, f"not fmt-clean:\n{done.stdout}{done.stderr}"
+
+
+@pytest.mark.parametrize(
+    ("name", "patches"), [("dra", DRA_CLUSTER_PATCH), ("operator", OPERATOR_PATCH)]
+)
+def test_variants_conform(name: str, patches: tuple[tuple[str, str], ...], tmp_path: Path) -> None:
+    folder = project(tmp_path, patches)
+    assert run("render", cwd=folder).exit_code == 0
+    schemas = load_schemas(provider_schema_dir())
+    report = check([folder / "envs", folder / "modules"], schemas)
+    assert report.violations == (), "\n".join(str(v) for v in report.violations)

@@ -51,12 +51,20 @@ def test_changed_spec_rewrites_only_what_changed(project: Path) -> None:
     overlay.write_text(overlay.read_text().replace("max_nodes: 8", "max_nodes: 10"))
     result = run("render", cwd=project)
     assert result.exit_code == 0, result.stderr
+    # The node pool bound changes, and so does the serving stage's rollout capacity comment.
     assert result.stderr == (
-        "  update envs/prod/infra/main.tf\nrendered dev, prod: changed 1 item\n"
+        "  update envs/prod/infra/main.tf\n"
+        "  update envs/prod/serving/main.tf\n"
+        "rendered dev, prod: changed 2 items\n"
     )
     after = stat_all(project)
     changed = {p for p in after if after[p] != before.get(p)}
-    assert changed == {"envs/prod/infra/main.tf", "envs/manifest.json", "envs/prod.yaml"}
+    assert changed == {
+        "envs/prod/infra/main.tf",
+        "envs/prod/serving/main.tf",
+        "envs/manifest.json",
+        "envs/prod.yaml",
+    }
     assert "max_nodes       = 10" in (project / "envs/prod/infra/main.tf").read_text()
 
 

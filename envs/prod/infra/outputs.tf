@@ -11,6 +11,7 @@ output "clusters" {
       location       = module.cluster_inference-us.location
       project        = module.cluster_inference-us.project
       endpoint       = module.cluster_inference-us.endpoint
+      host           = "https://${module.cluster_inference-us.endpoint}"
       ca_certificate = module.cluster_inference-us.ca_certificate
       workload_pool  = module.cluster_inference-us.workload_pool
       pools = {

@@ -11,6 +11,7 @@ from gpuplat.errors import StaleError
 from gpuplat.render import writer
 from gpuplat.render.changes import Change, Diff, diff
 from gpuplat.render.manifest import read_manifest, updated_manifest
+from gpuplat.render.manifests import MARKER, build_manifests
 from gpuplat.render.roots import Rendered, render
 from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.spec.load import Project, load_project
@@ -27,6 +28,8 @@ class RenderResult:
     written: bool
     warnings: list[Diagnostic] = field(default_factory=list)
     files: int = 0
+    manifests: int = 0
+    manifests_written: bool = False
 
     @property
     def nothing_to_do(self) -> bool:
@@ -45,7 +48,12 @@ def load_and_render(root: Path, envs: Sequence[str]) -> tuple[Project, Rendered]
 
 
 def render_project(
-    root: Path, envs: Sequence[str] = (), *, dry_run: bool = False, check: bool = False
+    root: Path,
+    envs: Sequence[str] = (),
+    *,
+    dry_run: bool = False,
+    check: bool = False,
+    manifests: Path | None = None,
 ) -> RenderResult:
     """Render the project in ``root``.
 
@@ -54,6 +62,7 @@ def render_project(
         envs: Environments to render; empty means all of them.
         dry_run: Report what would change, write nothing.
         check: Fail when anything would change or a module was edited by hand.
+        manifests: Also write plain Kubernetes YAML of every environment into this folder.
 
     Raises:
         SpecError: The spec is invalid (nothing is written).
@@ -82,6 +91,14 @@ def render_project(
             if not found.clean:
                 raise _stale(found)
             return result
+        if manifests is not None and not dry_run:
+            files = {
+                path: text
+                for env in project.envs.values()
+                for path, text in build_manifests(env).items()
+            }
+            result.manifests = len(files)
+            result.manifests_written = writer.replace_dir(manifests, files, MARKER)
         if dry_run or found.clean:
             return result
         writer.write(

@@ -5,6 +5,7 @@ Every value here is plain data; the templates write it through the one quoting f
 
 from __future__ import annotations
 
+from gpuplat.addons import pool_labels
 from gpuplat.render.naming import module_label
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool
@@ -25,10 +26,6 @@ TAINT_EFFECT = {
 SHARING = {"time-slicing": "TIME_SHARING", "mps": "MPS"}
 # Machine series whose boot disks must be Hyperdisk (they have no Persistent Disk support).
 HYPERDISK_ONLY = ("a4-", "a4x-", "a3-ultragpu-", "g4-")
-POOL_LABEL = "gpuplat.dev/pool"
-# GKE's documented labels for a node pool whose GPUs are handed out by a DRA driver instead of
-# GKE's device plugin.
-DRA_LABELS = {"gke-no-default-nvidia-gpu-device-plugin": "true", "nvidia.com/gpu.present": "true"}
 
 
 def resource_labels(env: EnvSpec, cluster: Cluster) -> dict[str, str]:
@@ -81,7 +78,7 @@ def cluster_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
 def pool_view(env: EnvSpec, cluster: Cluster, pool: NodePool) -> dict[str, object]:
     """Arguments of the gke-gpu-node-pool module call for one pool."""
     gpu = resolve_pool(cluster, pool)
-    dra = device_plugin(env.spec, cluster) == "dra"
+    managed_plugin = device_plugin(env.spec, cluster) == "managed"
     sharing = pool.sharing
     accelerator: dict[str, object] = {
         "type": gpu.accelerator,
@@ -90,7 +87,9 @@ def pool_view(env: EnvSpec, cluster: Cluster, pool: NodePool) -> dict[str, objec
         if pool.driver.install == "none"
         else pool.driver.version,
     }
-    if sharing.mode in SHARING:
+    if sharing.mode in SHARING and managed_plugin:
+        # With GKE's own device plugin, GKE shares the GPUs; otherwise the plugin gpuplat
+        # installs does it (see addons.py).
         accelerator["sharing"] = {
             "strategy": SHARING[sharing.mode],
             "max_clients": sharing.max_clients,
@@ -109,10 +108,6 @@ def pool_view(env: EnvSpec, cluster: Cluster, pool: NodePool) -> dict[str, objec
     if policy is None:
         # Scarce capacity: take GPUs in whichever zone has them rather than balancing zones.
         policy = "ANY" if capacity_type in ("spot", "flex-start", "queued") else "BALANCED"
-    labels = dict(pool.labels)
-    labels[POOL_LABEL] = pool.name
-    if dra:
-        labels.update(DRA_LABELS)
     disk_type = pool.disk.type
     if disk_type is None:
         hyperdisk = pool.machine_type.startswith(HYPERDISK_ONLY)
@@ -133,7 +128,7 @@ def pool_view(env: EnvSpec, cluster: Cluster, pool: NodePool) -> dict[str, objec
         "compact_placement": {"enabled": True, "policy_name": pool.placement.policy}
         if pool.placement.compact
         else None,
-        "labels": dict(sorted(labels.items())),
+        "labels": pool_labels(env.spec, cluster, pool),
         "taints": [
             {"key": t.key, "value": t.value, "effect": TAINT_EFFECT[t.effect]} for t in pool.taints
         ],

@@ -8,17 +8,22 @@ from dataclasses import dataclass, field
 from gpuplat.render import gke
 from gpuplat.render.backend import backend_block
 from gpuplat.render.hclfmt import format_hcl
+from gpuplat.render.kube import cluster_access, infra_state
 from gpuplat.render.modules import ModuleTemplate, released_module, sha256
-from gpuplat.render.naming import root_dir, to_project
+from gpuplat.render.naming import STAGES, root_dir, to_project
+from gpuplat.render.platform import platform_view
+from gpuplat.render.serving import server_view, serving_plans
 from gpuplat.render.templates import environment
 from gpuplat.spec.load import EnvSpec
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "google": ("hashicorp/google", ">= 6.50, < 8"),
+    "helm": ("hashicorp/helm", ">= 3.0, < 4"),
+    "kubernetes": ("hashicorp/kubernetes", ">= 2.38, < 3"),
 }
 TERRAFORM_VERSION = ">= 1.10"
-STAGE_TEMPLATES = {"infra": ("versions.tf", "backend.tf", "providers.tf", "main.tf", "outputs.tf")}
-STAGE_MODULES = {"infra": {"gke": ("gke-cluster", "gke-gpu-node-pool")}}
+FILES = ("versions.tf", "backend.tf", "providers.tf", "main.tf", "outputs.tf")
+CLOUD_PROVIDER = {"gke": "google"}
 
 
 @dataclass
@@ -48,7 +53,7 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
     for env in envs:
         owned: list[str] = []
         out.roots[env.name] = []
-        for stage in STAGE_TEMPLATES:
+        for stage in STAGES:
             root, files, modules = render_root(env, stage)
             out.roots[env.name].append(root)
             for name, text in files.items():
@@ -65,34 +70,57 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
     return out
 
 
+def _infra(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
+    clusters = [gke.cluster_view(env, c) for c in env.spec.clusters if c.cloud == "gke"]
+    modules = {"gke-cluster", "gke-gpu-node-pool"} if clusters else set()
+    providers = {CLOUD_PROVIDER[c.cloud] for c in env.spec.clusters if c.cloud in CLOUD_PROVIDER}
+    return {"clusters": clusters}, modules, providers
+
+
+def _platform(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
+    platforms = [platform_view(env, c) for c in env.spec.clusters]
+    return (
+        {"platforms": platforms},
+        {"gpu-platform"} if platforms else set(),
+        {"helm", "kubernetes"},
+    )
+
+
+def _serving(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
+    servers = [server_view(p) for p in serving_plans(env)]
+    modules = {"model-server"} if servers else set()
+    if any(s["zero"] for s in servers):
+        modules.add("scale-to-zero")
+    return {"servers": servers}, modules, {"kubernetes"}
+
+
+_STAGES = {"infra": _infra, "platform": _platform, "serving": _serving}
+
+
 def render_root(env: EnvSpec, stage: str) -> tuple[str, dict[str, str], list[str]]:
     """One root module: (folder, {file: text}, module names it calls)."""
-    clusters = []
-    modules: set[str] = set()
-    for cluster in env.spec.clusters:
-        if cluster.cloud == "gke":
-            clusters.append(gke.cluster_view(env, cluster))
-        modules.update(STAGE_MODULES[stage].get(cluster.cloud, ()))
+    stage_context, modules, providers = _STAGES[stage](env)
+    if stage != "infra" and any(c.cloud == "gke" for c in env.spec.clusters):
+        providers.add("google")  # google_client_config: the caller's token for GKE APIs
     sources = {
         name: f"{to_project()}/{released_module(name)[0].folder}" for name in sorted(modules)
     }
-    providers = (
-        {"google": PROVIDERS["google"]} if any(c.cloud == "gke" for c in env.spec.clusters) else {}
-    )
-    context = {
+    context: dict[str, object] = {
         "env": {"name": env.name, "protected": env.protected},
         "stage": stage,
         "inputs": list(env.files),
         "project": env.spec.project,
         "terraform_version": TERRAFORM_VERSION,
-        "providers": providers,
+        "providers": {name: PROVIDERS[name] for name in sorted(providers)},
         "backend": backend_block(env, stage),
         "modules": sources,
-        "clusters": clusters,
+        "infra_state": infra_state(env),
+        "kube_clusters": [cluster_access(c) for c in env.spec.clusters],
+        **stage_context,
     }
     jinja = environment()
     files = {}
-    for name in STAGE_TEMPLATES[stage]:
+    for name in FILES:
         text = jinja.get_template(f"roots/{stage}/{name}.j2").render(context)
         files[name] = format_hcl(text)
     return root_dir(env.name, stage), files, sorted(modules)

@@ -158,3 +158,48 @@ def _write_file(path: Path, text: str) -> None:
         fh.write(text)
         fh.flush()
         os.fsync(fh.fileno())
+
+
+def replace_dir(target: Path, files: dict[str, str], marker: str) -> bool:
+    """Make ``target`` hold exactly ``files`` (plus ``marker``), switching it atomically.
+
+    Returns:
+        False when ``target`` already held exactly these files (nothing was written).
+
+    Raises:
+        GpuplatError: ``target`` has content gpuplat did not write (no marker file).
+    """
+    from gpuplat.errors import GpuplatError
+
+    if target.exists() and any(target.iterdir()) and not (target / marker).is_file():
+        raise GpuplatError(
+            f"{target} exists and was not written by gpuplat",
+            hint="choose an empty or new folder for --manifests; gpuplat replaces the whole "
+            "folder and will not delete files it did not write",
+        )
+    wanted = {**files, marker: "written by gpuplat render --manifests; replaced as a whole\n"}
+    if target.is_dir():
+        current = {
+            p.relative_to(target).as_posix(): p.read_text(encoding="utf-8")
+            for p in target.rglob("*")
+            if p.is_file()
+        }
+        if current == wanted:
+            return False
+    stage = target.parent / f".{target.name}.stage-{os.getpid()}"
+    if stage.exists():
+        shutil.rmtree(stage)
+    try:
+        for rel, text in wanted.items():
+            _write_file(stage / rel, text)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            stage.rename(target)
+        elif not _exchange(stage, target):
+            old = target.parent / f".{target.name}.old-{os.getpid()}"
+            target.rename(old)
+            stage.rename(target)
+            shutil.rmtree(old)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return True

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from gpuplat import catalog
 from gpuplat.catalog import GpuModel, Shape
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
-from gpuplat.spec.model.project import DevicePlugin
 
 _MIG_MEMORY = re.compile(r"^\d+g\.(\d+)gb")
 
@@ -97,12 +97,15 @@ def mig_memory_gb(profile: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def device_plugin(spec: Spec, cluster: Cluster) -> DevicePlugin:
+ResolvedPlugin = Literal["managed", "nvidia-device-plugin", "gpu-operator", "dra"]
+
+
+def device_plugin(spec: Spec, cluster: Cluster) -> ResolvedPlugin:
     """The device plugin strategy in effect on a cluster (``auto`` resolved per cloud)."""
     chosen = spec.addons.device_plugin
-    if chosen != "auto":
-        return chosen
-    return "nvidia-device-plugin" if cluster.cloud == "eks" else "managed"
+    if chosen == "auto":
+        return "nvidia-device-plugin" if cluster.cloud == "eks" else "managed"
+    return chosen
 
 
 def workload_pools(spec: Spec, workload: Workload) -> dict[str, list[NodePool]]:

@@ -423,6 +423,13 @@ def _node_settings(
             "with driver.install: none nothing installs the NVIDIA driver",
             "set addons.device_plugin: gpu-operator (it installs the driver), or driver.install: managed",
         )
+    image = pool.image or "COS_CONTAINERD"
+    if cloud == "gke" and pool.driver.install == "none" and image == "COS_CONTAINERD":
+        yield loc.error(
+            (*base, "driver", "install"),
+            "on COS nodes only GKE can install the NVIDIA driver; the GPU Operator cannot",
+            "set image: UBUNTU_CONTAINERD on this pool, or driver.install: managed",
+        )
     if plugin == "dra" and cloud == "gke" and pool.driver.install == "managed":
         yield loc.error(
             (*base, "driver", "install"),

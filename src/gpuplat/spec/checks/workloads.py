@@ -17,6 +17,8 @@ from gpuplat.spec.resolve import (
     workload_pools,
 )
 
+IMAGE_RESERVE_GB = 50
+"""Boot disk kept for container images (model-server images are often 10-20 GB)."""
 _SCHEMES = ("gs://", "s3://", "hf://", "https://", "file://")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _CPU = re.compile(r"^\d+(\.\d+)?m?$")
@@ -116,12 +118,6 @@ def _replicas(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Diagn
                 (*base, "replicas", "min"),
                 f"scale_to_zero needs replicas.min: 0, got {rep.min}",
                 "set replicas.min: 0, or scale_to_zero: false to keep replicas warm",
-            )
-        if workload.autoscaling.metric is None:
-            yield loc.error(
-                (*base, "scale_to_zero"),
-                "scale_to_zero needs a metric to wake up on",
-                "set autoscaling.metric, e.g. vllm:num_requests_waiting",
             )
     elif rep.min == 0:
         yield loc.error(
@@ -249,6 +245,18 @@ def _fit(
             f"{stranded} of {units} GPUs per node of {where} are stranded",
             f"{units} is not a multiple of {workload.gpus}; pick gpus that divide {units}",
         )
+    if workload.model.mount == "copy":
+        # The init container copies the weights to the node's boot disk (an emptyDir); images
+        # of a GPU model server need room there too.
+        needed = workload.model.size_gb * 1.1 + 1
+        room = pool.disk.size_gb - IMAGE_RESERVE_GB
+        if needed > room:
+            yield loc.error(
+                (*base, "model", "size_gb"),
+                f"copying {workload.model.size_gb:g} GB of weights needs about {needed:.0f} GB of node disk; "
+                f"{where} has {pool.disk.size_gb} GB, {IMAGE_RESERVE_GB} GB of it for images",
+                "raise the pool's disk.size_gb, or mount the weights (model.mount: gcsfuse on GKE)",
+            )
     memory = _replica_memory_gb(workload, pool, gpu.gpu_memory_gb)
     if memory is not None:
         size = workload.model.size_gb

@@ -99,6 +99,11 @@ class Workload(SpecModel):
         description="Longest acceptable time from pod start to ready (pull + weight load). "
         "The startup probe allows this long before restarting the pod.",
     )
+    drain_time: Duration = Field(
+        120,
+        description="How long a stopping replica may finish in-flight requests (long "
+        "generations) before it is killed.",
+    )
     resources: Resources = Field(default_factory=Resources)
     clusters: list[str] = Field(
         min_length=1, description="Clusters it may run on, in failover order."

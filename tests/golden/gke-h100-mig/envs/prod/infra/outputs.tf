@@ -11,6 +11,7 @@ output "clusters" {
       location       = module.cluster_mig-central.location
       project        = module.cluster_mig-central.project
       endpoint       = module.cluster_mig-central.endpoint
+      host           = "https://${module.cluster_mig-central.endpoint}"
       ca_certificate = module.cluster_mig-central.ca_certificate
       workload_pool  = module.cluster_mig-central.workload_pool
       pools = {

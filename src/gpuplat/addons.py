@@ -1,0 +1,140 @@
+"""What each cluster's platform stage installs so pods can use GPUs, and why.
+
+Pure decisions on the validated spec: the renderer turns them into module arguments and plain
+manifests; the infra stage uses :func:`pool_labels` so nodes carry the labels the add-ons read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from gpuplat import catalog
+from gpuplat.catalog import ChartPin
+from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.spec.resolve import ResolvedPlugin, device_plugin
+
+POOL_LABEL = "gpuplat.dev/pool"
+DEVICE_PLUGIN_CONFIG_LABEL = "nvidia.com/device-plugin.config"
+"""The NVIDIA device plugin picks its per-node config by this label."""
+MIG_CONFIG_LABEL = "nvidia.com/mig.config"
+"""The GPU Operator's MIG manager partitions a node's GPUs by this label."""
+GKE_NO_DEVICE_PLUGIN = {"gke-no-default-nvidia-gpu-device-plugin": "true"}
+"""GKE's documented label for nodes whose GPUs another device plugin (or DRA driver) hands out."""
+GKE_DRA_LABELS = {**GKE_NO_DEVICE_PLUGIN, "nvidia.com/gpu.present": "true"}
+
+Dcgm = Literal["managed", "chart", "operator", "off"]
+
+
+@dataclass(frozen=True)
+class SharingConfig:
+    """A time-slicing or MPS config of the device plugin, selected per node pool."""
+
+    name: str
+    mode: Literal["time-slicing", "mps"]
+    replicas: int
+
+
+@dataclass(frozen=True)
+class AddonsPlan:
+    """Add-ons of one cluster."""
+
+    cluster: str
+    cloud: str
+    device_plugin: ResolvedPlugin
+    sharing: tuple[SharingConfig, ...]
+    mig_strategy: Literal["single"] | None
+    operator_driver: bool
+    """The GPU Operator installs the driver (nodes whose image has none)."""
+    gke_host_paths: bool
+    """GKE COS keeps the driver and toolkit under /home/kubernetes/bin/nvidia."""
+    dcgm: Dcgm
+    keda: bool
+    http_add_on: bool
+    wait_timeout_seconds: int
+    kueue: bool
+    leader_worker_set: bool
+
+    def charts(self) -> dict[str, ChartPin]:
+        """Pins of every chart this plan installs, by component name."""
+        names: list[str] = []
+        if self.device_plugin == "nvidia-device-plugin":
+            names.append("nvidia-device-plugin")
+        if self.device_plugin in ("gpu-operator", "dra"):
+            names.append("gpu-operator")
+        if self.device_plugin == "dra":
+            names.append("nvidia-dra-driver")
+        if self.dcgm == "chart":
+            names.append("dcgm-exporter")
+        if self.keda:
+            names.append("keda")
+        if self.http_add_on:
+            names.append("keda-http-add-on")
+        if self.kueue:
+            names.append("kueue")
+        if self.leader_worker_set:
+            names.append("leaderworkerset")
+        return {name: catalog.chart(name) for name in names}
+
+
+def config_name(pool: NodePool) -> str:
+    """Name of a pool's device-plugin config (the value of its config label)."""
+    return pool.name
+
+
+def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
+    """Decide the add-ons of one cluster."""
+    plugin = device_plugin(spec, cluster)
+    hands_out_gpus = plugin in ("nvidia-device-plugin", "gpu-operator")
+    configs: list[SharingConfig] = []
+    for pool in cluster.node_pools:
+        mode = pool.sharing.mode
+        if hands_out_gpus and (mode == "time-slicing" or mode == "mps"):
+            configs.append(SharingConfig(config_name(pool), mode, pool.sharing.max_clients or 1))
+    sharing = tuple(configs)
+    mig = any(p.sharing.mode == "mig" for p in cluster.node_pools)
+    operator = plugin in ("gpu-operator", "dra")
+    scale_to_zero = [w for w in spec.workloads if w.scale_to_zero and cluster.name in w.clusters]
+    dcgm: Dcgm = "off"
+    if spec.addons.metrics.dcgm_exporter:
+        if operator:
+            dcgm = "operator"
+        elif cluster.cloud == "gke":
+            dcgm = "managed"
+        else:
+            dcgm = "chart"
+    return AddonsPlan(
+        cluster=cluster.name,
+        cloud=cluster.cloud,
+        device_plugin=plugin,
+        sharing=sharing,
+        mig_strategy="single" if mig and operator and cluster.cloud != "gke" else None,
+        operator_driver=operator and any(p.driver.install == "none" for p in cluster.node_pools),
+        gke_host_paths=operator and cluster.cloud == "gke",
+        dcgm=dcgm,
+        keda=bool(scale_to_zero),
+        http_add_on=bool(scale_to_zero),
+        wait_timeout_seconds=max((w.load_time_budget for w in scale_to_zero), default=0),
+        kueue=spec.addons.gang_scheduling.kueue,
+        leader_worker_set=spec.addons.gang_scheduling.leader_worker_set,
+    )
+
+
+def pool_labels(spec: Spec, cluster: Cluster, pool: NodePool) -> dict[str, str]:
+    """Node labels a pool needs for gpuplat's placement and for its add-ons."""
+    labels = dict(pool.labels)
+    labels[POOL_LABEL] = pool.name
+    plugin = device_plugin(spec, cluster)
+    if cluster.cloud == "gke":
+        if plugin == "dra":
+            labels.update(GKE_DRA_LABELS)
+        elif plugin == "gpu-operator":
+            labels.update(GKE_NO_DEVICE_PLUGIN)
+    if plugin in ("nvidia-device-plugin", "gpu-operator") and pool.sharing.mode in (
+        "time-slicing",
+        "mps",
+    ):
+        labels[DEVICE_PLUGIN_CONFIG_LABEL] = config_name(pool)
+    if cluster.cloud != "gke" and pool.sharing.mode == "mig" and pool.sharing.profile:
+        labels[MIG_CONFIG_LABEL] = f"all-{pool.sharing.profile}"
+    return dict(sorted(labels.items()))

@@ -1,0 +1,42 @@
+"""Rollouts that cannot deadlock a full GPU pool."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """Rolling-update settings and the reason for them, written next to them as a comment."""
+
+    max_surge: int
+    max_unavailable: int
+    capacity_replicas: int
+    reason: str
+
+
+def rollout(
+    capacity_units: int, gpus_per_replica: int, max_replicas: int, capacity_text: str
+) -> Rollout:
+    """Surge one replica only when the pools can hold one more than the most replicas.
+
+    Args:
+        capacity_units: GPU units (GPUs, MIG instances or shares) the pools hold at max_nodes.
+        gpus_per_replica: Units one replica takes.
+        max_replicas: Most replicas the workload may run.
+        capacity_text: How the capacity was computed, for the comment.
+    """
+    fits = capacity_units // gpus_per_replica
+    if fits >= max_replicas + 1:
+        reason = (
+            f"{capacity_text} leave room for {fits} replicas of {gpus_per_replica} GPU unit(s); "
+            f"with at most {max_replicas} running one more fits, so a new pod starts before an "
+            "old one stops (maxSurge 1, maxUnavailable 0)."
+        )
+        return Rollout(1, 0, fits, reason)
+    reason = (
+        f"{capacity_text} leave room for {fits} replicas of {gpus_per_replica} GPU unit(s); "
+        f"with up to {max_replicas} running a surge pod could wait forever for a GPU, so old "
+        "pods are replaced one at a time (maxSurge 0, maxUnavailable 1)."
+    )
+    return Rollout(0, 1, fits, reason)

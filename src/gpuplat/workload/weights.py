@@ -1,0 +1,105 @@
+"""How a server's weights get onto its node: copied by an init container, or mounted."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from gpuplat.spec.model import Cluster, Workload
+
+MOUNT_PATH = "/models"
+# Pinned copier images. The GKE FUSE sidecar and GCS/S3 copies are what read the weights,
+# so a tag bump here is a reviewed change like any other.
+GCLOUD_IMAGE = "gcr.io/google.com/cloudsdktool/google-cloud-cli:530.0.0-slim"
+S5CMD_IMAGE = "peakcom/s5cmd:v2.3.0"
+CURL_IMAGE = "curlimages/curl:8.11.1"
+# Options for mostly sequential multi-GB reads: parallel downloads into a file cache, no
+# metadata expiry (weights do not change under a running server), and wide read-ahead.
+GCSFUSE_OPTIONS = (
+    "implicit-dirs",
+    "file-cache:enable-parallel-downloads:true",
+    "file-cache:parallel-downloads-per-file:16",
+    "file-cache:max-parallel-downloads:-1",
+    "file-cache:download-chunk-size-mb:10",
+    "file-cache:max-size-mb:-1",
+    "metadata-cache:ttl-secs:-1",
+    "metadata-cache:stat-cache-max-size-mb:-1",
+    "metadata-cache:type-cache-max-size-mb:-1",
+    "read_ahead_kb=1024",
+)
+
+Mode = Literal["copy", "gcsfuse", "image"]
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Where the weights come from and how the pod reaches them."""
+
+    mode: Mode
+    source: str
+    mount_path: str
+    local_dir: str
+    """Where the server finds the weights inside the container."""
+    init_image: str | None = None
+    init_command: tuple[str, ...] = ()
+    size_limit: str | None = None
+    """emptyDir size (and ephemeral-storage request) for copied weights."""
+    bucket: str | None = None
+    only_dir: str | None = None
+    mount_options: str | None = None
+
+
+def _split(source: str) -> tuple[str, str, str]:
+    """(scheme, bucket or host, path) of a URI such as ``gs://bucket/a/b``."""
+    scheme, _, rest = source.partition("://")
+    bucket, _, path = rest.partition("/")
+    return scheme, bucket, path.strip("/")
+
+
+def weights_for(workload: Workload, cluster: Cluster) -> Weights:
+    """The weights plan of a workload on a cluster."""
+    model = workload.model
+    scheme, bucket, path = _split(model.source)
+    basename = (path.rsplit("/", 1)[-1] if path else bucket) or "model"
+    local_dir = f"{MOUNT_PATH}/{basename}"
+    if model.mount == "image":
+        return Weights("image", model.source, MOUNT_PATH, "/" + f"{bucket}/{path}".strip("/"))
+    if model.mount == "gcsfuse" and cluster.cloud == "gke":
+        options = (
+            ",".join((*GCSFUSE_OPTIONS, f"only-dir={path}")) if path else ",".join(GCSFUSE_OPTIONS)
+        )
+        return Weights(
+            "gcsfuse",
+            model.source,
+            MOUNT_PATH,
+            MOUNT_PATH,
+            bucket=bucket,
+            only_dir=path or None,
+            mount_options=options,
+        )
+    size_limit = f"{math.ceil(model.size_gb * 1.1) + 1}Gi"
+    image, command = _copier(scheme, model.source, local_dir, workload.image)
+    return Weights("copy", model.source, MOUNT_PATH, local_dir, image, command, size_limit)
+
+
+def _copier(
+    scheme: str, source: str, target: str, server_image: str
+) -> tuple[str, tuple[str, ...]]:
+    if scheme == "gs":
+        return GCLOUD_IMAGE, ("gcloud", "storage", "rsync", "--recursive", source, target)
+    if scheme == "s3":
+        return S5CMD_IMAGE, ("/s5cmd", "sync", source.rstrip("/") + "/*", target + "/")
+    if scheme == "hf":
+        repo = source.removeprefix("hf://")
+        # Model-server images ship the Hugging Face client; reuse the image already pulled.
+        return server_image, ("huggingface-cli", "download", repo, "--local-dir", target)
+    return CURL_IMAGE, (
+        "curl",
+        "--fail",
+        "--location",
+        "--create-dirs",
+        "--output",
+        f"{target}/model",
+        source,
+    )

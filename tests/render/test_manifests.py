@@ -1,0 +1,116 @@
+"""Plain manifests: valid Kubernetes 1.34 (strict), deterministic, and written safely."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from gpuplat.app.init import list_examples
+from tests.support.cli import run
+from tests.support.specs import DRA_CLUSTER_PATCH, OPERATOR_PATCH, project
+
+EXAMPLES = [name for name, _ in list_examples()]
+CUSTOM_KINDS = {"HTTPScaledObject", "ScaledObject"}
+
+
+def render_manifests(folder: Path) -> Path:
+    out = folder / "k8s"
+    result = run("render", "--manifests", out, cwd=folder)
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def validate_tree(out: Path) -> tuple[int, list[str]]:
+    validated = 0
+    custom: list[str] = []
+    for path in sorted(out.rglob("*.yaml")):
+        for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
+            if doc["kind"] in CUSTOM_KINDS:
+                # No schema for KEDA's CRDs ships with kubernetes-validate; they are checked
+                # by the cluster at apply time.
+                custom.append(doc["kind"])
+                continue
+            kubernetes_validate.validate(doc, "1.34.0", strict=True)
+            validated += 1
+    return validated, custom
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_manifests_validate_strict_1_34(example: str, tmp_path: Path) -> None:
+    out = render_manifests(project(tmp_path, example=example))
+    validated, _ = validate_tree(out)
+    assert validated >= 12
+
+
+@pytest.mark.parametrize(
+    ("name", "patches"), [("dra", DRA_CLUSTER_PATCH), ("operator", OPERATOR_PATCH)]
+)
+def test_dra_and_operator_manifests_validate(
+    name: str, patches: tuple[tuple[str, str], ...], tmp_path: Path
+) -> None:
+    out = render_manifests(project(tmp_path, patches))
+    validated, _ = validate_tree(out)
+    kinds = [d["kind"] for p in out.rglob("*.yaml") for d in yaml.safe_load_all(p.read_text())]
+    if name == "dra":
+        assert "ResourceClaimTemplate" in kinds
+    else:
+        assert "ConfigMap" in kinds
+    assert validated > 0
+
+
+def test_scale_to_zero_manifests(tmp_path: Path) -> None:
+    out = render_manifests(project(tmp_path))
+    keda = list(yaml.safe_load_all((out / "dev/inference-us/serving/chat.keda.yaml").read_text()))
+    assert [d["kind"] for d in keda] == ["HTTPScaledObject", "ScaledObject"]
+    scaled = keda[1]["spec"]
+    assert scaled["minReplicaCount"] == 0
+    assert scaled["triggers"][0]["type"] == "external-push"
+    route = keda[0]
+    assert route["metadata"]["annotations"] == {
+        "httpscaledobject.keda.sh/skip-scaledobject-creation": "true"
+    }
+    main = list(yaml.safe_load_all((out / "dev/inference-us/serving/chat.yaml").read_text()))
+    front = [d for d in main if d["kind"] == "Service" and d["spec"]["type"] == "ExternalName"]
+    assert front and front[0]["metadata"]["name"] == "chat-front"
+
+
+def test_startup_probe_covers_the_estimate(tmp_path: Path) -> None:
+    out = render_manifests(project(tmp_path))
+    docs = list(yaml.safe_load_all((out / "prod/inference-us/serving/chat.yaml").read_text()))
+    deployment = next(d for d in docs if d["kind"] == "Deployment")
+    server = deployment["spec"]["template"]["spec"]["containers"][0]
+    probe = server["startupProbe"]
+    # 4 min pull + 6.5 GB at 400 MB/s = 257 s; the budget is 15 min.
+    assert probe["periodSeconds"] * probe["failureThreshold"] == 900
+    assert (
+        server["livenessProbe"]["failureThreshold"] * server["livenessProbe"]["periodSeconds"] == 60
+    )
+    assert (
+        server["resources"]["requests"]["nvidia.com/gpu"]
+        == server["resources"]["limits"]["nvidia.com/gpu"]
+        == "1"
+    )
+    assert deployment["spec"]["strategy"]["rollingUpdate"] == {"maxSurge": 0, "maxUnavailable": 1}
+
+
+def test_manifests_are_deterministic_and_rewrite_nothing(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    out = render_manifests(folder)
+    before = {p: (p.stat().st_ino, p.read_bytes()) for p in out.rglob("*") if p.is_file()}
+    result = run("render", "--manifests", out, cwd=folder)
+    assert "manifest file(s)" not in result.stderr
+    assert {p: (p.stat().st_ino, p.read_bytes()) for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_manifests_never_replace_a_foreign_folder(tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    result = run("render", "--manifests", foreign, cwd=folder)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {foreign} exists and was not written by gpuplat\n")
+    assert (foreign / "notes.txt").read_text() == "keep me"

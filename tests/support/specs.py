@@ -1,0 +1,37 @@
+"""Spec variants for tests that need what no shipped example has (DRA, GPU Operator, ...)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.cli import run
+
+DRA_CLUSTER_PATCH = (
+    (
+        "    kubernetes:\n      release_channel: REGULAR\n",
+        '    kubernetes:\n      release_channel: RAPID\n      version: "1.34"\n',
+    ),
+    (
+        "        driver:\n          install: managed\n          version: LATEST\n",
+        "        driver:\n          install: none\n        image: UBUNTU_CONTAINERD\n",
+    ),
+    ("  device_plugin: auto # GKE's managed device plugin\n", "  device_plugin: dra\n"),
+)
+OPERATOR_PATCH = (
+    ("  device_plugin: auto # GKE's managed device plugin\n", "  device_plugin: gpu-operator\n"),
+    ("          mode: time-slicing # two servers take turns on each L4\n", "          mode: mps\n"),
+)
+
+
+def project(
+    tmp_path: Path, patches: tuple[tuple[str, str], ...] = (), example: str = "gke-l4-vllm"
+) -> Path:
+    """Init an example into ``tmp_path`` and apply text patches to its gpuplat.yaml."""
+    assert run("init", "--example", example, tmp_path).exit_code == 0
+    spec = tmp_path / "gpuplat.yaml"
+    text = spec.read_text(encoding="utf-8")
+    for old, new in patches:
+        assert old in text, old
+        text = text.replace(old, new)
+    spec.write_text(text, encoding="utf-8")
+    return tmp_path

@@ -1,0 +1,105 @@
+"""A workload's plan on a cluster: resources, weights, placement, standby clusters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpuplat.spec.load import load_project
+from gpuplat.workload.plan import plan_workload
+from tests.support.cli import run
+
+
+def example(tmp_path: Path, name: str, env: str = "prod"):  # type: ignore[no-untyped-def]
+    assert run("init", "--example", name, tmp_path).exit_code == 0
+    spec = load_project(tmp_path, [env]).envs[env].spec
+    return spec
+
+
+def test_l4_time_sliced_replica_gets_half_a_node(tmp_path: Path) -> None:
+    spec = example(tmp_path, "gke-l4-vllm")
+    plan = plan_workload(spec, spec.workloads[0], spec.clusters[0])
+    # g2-standard-8: 8 vCPU, 32 GiB; two clients per GPU -> half a node each.
+    assert (plan.cpu, plan.memory) == ("3", "12Gi")
+    assert plan.pools == ("l4-shared",)
+    assert plan.tolerations == (
+        {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+    )
+    assert plan.weights.mode == "copy"
+    assert plan.weights.init_command == (
+        "gcloud",
+        "storage",
+        "rsync",
+        "--recursive",
+        "gs://acme-models/meta-llama/Llama-3.2-3B-Instruct",
+        "/models/Llama-3.2-3B-Instruct",
+    )
+    assert plan.weights.size_limit == "9Gi"
+    assert plan.grace_seconds == 15 + 120
+    assert plan.autoscale == "hpa"  # prod keeps replicas warm: no scale to zero
+    assert (plan.replicas_min, plan.replicas_max) == (2, 16)
+
+
+def test_dev_scales_to_zero(tmp_path: Path) -> None:
+    spec = example(tmp_path, "gke-l4-vllm", "dev")
+    plan = plan_workload(spec, spec.workloads[0], spec.clusters[0])
+    assert plan.autoscale == "keda"
+    assert plan.replicas_min == 0
+
+
+def test_mig_workload_prefers_on_demand_then_spot_and_mounts_with_gcsfuse(tmp_path: Path) -> None:
+    spec = example(tmp_path, "gke-h100-mig")
+    plan = plan_workload(spec, spec.workloads[0], spec.clusters[0])
+    assert plan.pools == ("h100-mig", "h100-mig-spot")
+    assert plan.weights.mode == "gcsfuse"
+    assert plan.weights.bucket == "acme-models"
+    assert plan.weights.mount_options is not None
+    assert "only-dir=Qwen/Qwen2.5-Coder-14B-Instruct" in plan.weights.mount_options
+    assert plan.weights.size_limit is None
+    # a3-highgpu-8g: 8 GPUs x 2 instances of 3g.40gb = 16 slots; 2 + 4 nodes at prod max.
+    assert plan.rollout.capacity_replicas == 6 * 16
+
+
+@pytest.mark.parametrize(
+    ("source", "image_part", "command_start"),
+    [
+        (
+            "s3://bucket/org/model",
+            "s5cmd",
+            ("/s5cmd", "sync", "s3://bucket/org/model/*", "/models/model/"),
+        ),
+        ("hf://org/model", "vllm", ("huggingface-cli", "download", "org/model")),
+        ("https://host/x/model.gguf", "curl", ("curl", "--fail")),
+    ],
+)
+def test_copier_per_source(
+    tmp_path: Path, source: str, image_part: str, command_start: tuple[str, ...]
+) -> None:
+    assert run("init", tmp_path).exit_code == 0
+    spec_file = tmp_path / "gpuplat.yaml"
+    spec_file.write_text(
+        spec_file.read_text().replace("gs://acme-models/meta-llama/Llama-3.2-3B-Instruct", source)
+    )
+    spec = load_project(tmp_path, ["prod"]).envs["prod"].spec
+    plan = plan_workload(spec, spec.workloads[0], spec.clusters[0])
+    assert plan.weights.init_image is not None and image_part in plan.weights.init_image
+    assert plan.weights.init_command[: len(command_start)] == command_start
+
+
+def test_standby_cluster_has_no_replicas(tmp_path: Path) -> None:
+    assert run("init", tmp_path).exit_code == 0
+    spec_file = tmp_path / "gpuplat.yaml"
+    text = spec_file.read_text()
+    cluster = text[text.index("  - name: inference-us") : text.index("addons:")]
+    second = cluster.replace("inference-us", "inference-eu").replace("us-central1", "europe-west4")
+    second = second.replace("europe-west4-a, europe-west4-c", "europe-west4-a, europe-west4-b")
+    text = text.replace("addons:", second + "addons:").replace(
+        "clusters: [inference-us]", "clusters: [inference-us, inference-eu]"
+    )
+    spec_file.write_text(text)
+    spec = load_project(tmp_path, ["prod"]).envs["prod"].spec
+    eu = next(c for c in spec.clusters if c.name == "inference-eu")
+    plan = plan_workload(spec, spec.workloads[0], eu)
+    assert not plan.primary
+    assert (plan.replicas_min, plan.replicas_max) == (0, 0)
