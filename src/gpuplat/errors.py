@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from gpuplat.spec.diagnostics import Diagnostic
+    from gpuplat.terraform.diagnostics import TerraformDiagnostic
 
 
 class ExitCode(IntEnum):
@@ -98,3 +99,21 @@ class ToolMissingError(GpuplatError):
     """A required external tool is missing or too old."""
 
     exit_code: ExitCode = ExitCode.TOOL_MISSING
+
+
+@dataclass
+class TerraformError(GpuplatError):
+    """Terraform ran and failed; carries what ran, how it ended and what terraform reported.
+
+    Attributes:
+        argv: The command line that ran, binary first.
+        returncode: Terraform's exit status (None when it never reported one).
+        diagnostics: Terraform's own diagnostics, in the order it emitted them.
+        stderr_tail: The last lines terraform wrote to stderr.
+    """
+
+    argv: Sequence[str] = field(default_factory=tuple)
+    returncode: int | None = None
+    diagnostics: Sequence[TerraformDiagnostic] = field(default_factory=tuple)
+    stderr_tail: str = ""
+    exit_code: ExitCode = ExitCode.TERRAFORM

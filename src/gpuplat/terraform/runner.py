@@ -1,0 +1,296 @@
+"""The one place gpuplat runs terraform: argv lists, a pinned environment, typed results."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from gpuplat.errors import TerraformError
+from gpuplat.terraform.binary import TerraformBinary
+from gpuplat.terraform.decoded import as_object, get_bool, loads
+from gpuplat.terraform.diagnostics import TerraformDiagnostic, ValidateResult, parse_validate
+from gpuplat.terraform.events import EventCallback
+from gpuplat.terraform.locks import locked_error
+from gpuplat.terraform.plan import Plan, parse_plan
+from gpuplat.terraform.process import Exit, run_child
+from gpuplat.terraform.results import OutputValue, PlanResult, RunResult
+from gpuplat.terraform.tracker import Tracker
+
+_BASE_FLAGS = ("-input=false", "-no-color")
+_LineSink = Callable[[str], None]
+
+
+class Terraform:
+    """Runs terraform commands for one root module directory.
+
+    Args:
+        binary: The checked binary (see ``find_binary``).
+        cwd: The root module to run in.
+        data_dir: ``TF_DATA_DIR``: keeps ``.terraform`` out of the rendered root.
+        plugin_cache_dir: ``TF_PLUGIN_CACHE_DIR``, shared between roots; created when missing.
+        cli_config_file: ``TF_CLI_CONFIG_FILE`` (provider mirrors, credentials).
+        env: Extra environment variables (e.g. cloud credentials), applied last.
+        lock_timeout: How long plan and apply wait for the state lock before failing.
+        tail_lines: How many stderr lines an error keeps.
+    """
+
+    def __init__(
+        self,
+        binary: TerraformBinary,
+        cwd: Path,
+        *,
+        data_dir: Path | None = None,
+        plugin_cache_dir: Path | None = None,
+        cli_config_file: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        lock_timeout: str = "0s",
+        tail_lines: int = 200,
+    ) -> None:
+        self.binary = binary
+        self.cwd = cwd
+        self.data_dir = data_dir
+        self.plugin_cache_dir = plugin_cache_dir
+        self.cli_config_file = cli_config_file
+        self.extra_env = dict(env or {})
+        self.lock_timeout = lock_timeout
+        self.tail_lines = tail_lines
+
+    def environment(self) -> dict[str, str]:
+        """The child's environment: ours, minus ``TF_CLI_ARGS*``, plus automation settings."""
+        # TF_CLI_ARGS* would change the argv behind our back (e.g. drop -json); everything else
+        # the user set (credentials, TF_LOG, proxies) passes through.
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TF_CLI_ARGS")}
+        env.update({"TF_IN_AUTOMATION": "1", "TF_INPUT": "0", "CHECKPOINT_DISABLE": "1"})
+        if self.data_dir is not None:
+            env["TF_DATA_DIR"] = str(self.data_dir)
+        if self.plugin_cache_dir is not None:
+            env["TF_PLUGIN_CACHE_DIR"] = str(self.plugin_cache_dir)
+        if self.cli_config_file is not None:
+            env["TF_CLI_CONFIG_FILE"] = str(self.cli_config_file)
+        env.update(self.extra_env)
+        return env
+
+    def unlock_command(self, lock_id: str) -> str:
+        """The shell command a person can run to release a stuck state lock of this root."""
+        prefix = [f"TF_DATA_DIR={shlex.quote(str(self.data_dir))}"] if self.data_dir else []
+        argv = [self.binary.path, f"-chdir={self.cwd}", "force-unlock", "-force", lock_id]
+        return " ".join([*prefix, *(shlex.quote(a) for a in argv)])
+
+    def init(
+        self,
+        *,
+        backend_config: Mapping[str, str] | None = None,
+        backend_config_files: Sequence[Path] = (),
+        reconfigure: bool = False,
+        upgrade: bool = False,
+        on_event: EventCallback | None = None,
+    ) -> RunResult:
+        """``terraform init``; ``backend_config`` become ``-backend-config=KEY=VALUE`` flags.
+
+        Raises:
+            TerraformError: Init failed.
+            TerraformInterrupted: Ctrl-C stopped it.
+        """
+        # OpenTofu's init has no -json; its text lines arrive as "text" log events instead.
+        args = ["init", *_BASE_FLAGS, *(["-json"] if self.binary.flavor == "terraform" else [])]
+        args += [f"-backend-config={path}" for path in backend_config_files]
+        args += [f"-backend-config={k}={v}" for k, v in (backend_config or {}).items()]
+        args += ["-reconfigure"] if reconfigure else []
+        args += ["-upgrade"] if upgrade else []
+        return self._stream("init", args, on_event, ok=(0,))
+
+    def validate(self) -> ValidateResult:
+        """``terraform validate -json``: returns warnings when valid.
+
+        Raises:
+            TerraformError: The configuration is invalid (diagnostics attached).
+        """
+        argv, exit_, stdout = self._capture(["validate", "-no-color", "-json"])
+        try:
+            result = parse_validate(stdout)
+        except ValueError:
+            self._fail("validate", argv, exit_, ())
+        if not result.valid:
+            self._fail("validate", argv, exit_, result.diagnostics)
+        return result
+
+    def plan(
+        self,
+        out: Path | None = None,
+        *,
+        destroy: bool = False,
+        refresh_only: bool = False,
+        variables: Mapping[str, str] | None = None,
+        var_files: Sequence[Path] = (),
+        on_event: EventCallback | None = None,
+    ) -> PlanResult:
+        """``terraform plan -detailed-exitcode``, saving the plan to ``out`` when given.
+
+        Raises:
+            StateLockedError: Another run holds the state lock.
+            TerraformError: Planning failed.
+            TerraformInterrupted: Ctrl-C stopped it.
+        """
+        args = ["plan", *_BASE_FLAGS, "-json", "-detailed-exitcode"]
+        args += [f"-lock-timeout={self.lock_timeout}"]
+        args += [f"-out={out}"] if out is not None else []
+        args += ["-destroy"] if destroy else []
+        args += ["-refresh-only"] if refresh_only else []
+        args += [f"-var-file={path}" for path in var_files]
+        args += [f"-var={k}={v}" for k, v in (variables or {}).items()]
+        run = self._stream("plan", args, on_event, ok=(0, 2))
+        return PlanResult(
+            argv=run.argv,
+            returncode=run.returncode,
+            events=run.events,
+            stderr_tail=run.stderr_tail,
+            plan_file=out,
+            has_changes=run.returncode == 2,
+        )
+
+    def apply(self, plan_file: Path, *, on_event: EventCallback | None = None) -> RunResult:
+        """``terraform apply PLANFILE``: applies exactly a saved plan, never a fresh one.
+
+        Raises:
+            StateLockedError: Another run holds the state lock.
+            TerraformError: Applying failed (a stale plan is refused by terraform this way too).
+            TerraformInterrupted: Ctrl-C stopped it.
+        """
+        args = ["apply", *_BASE_FLAGS, "-json", f"-lock-timeout={self.lock_timeout}"]
+        return self._stream("apply", [*args, str(plan_file)], on_event, ok=(0,))
+
+    def show_plan(self, plan_file: Path) -> Plan:
+        """``terraform show -json PLANFILE``, parsed.
+
+        Raises:
+            TerraformError: Show failed or printed something that is not a 1.x plan.
+        """
+        argv, exit_, stdout = self._capture(["show", "-no-color", "-json", str(plan_file)])
+        if exit_.returncode != 0:
+            self._fail("show", argv, exit_, ())
+        try:
+            return parse_plan(stdout)
+        except ValueError as exc:
+            raise TerraformError(
+                f"cannot read the plan {plan_file}: {exc}", argv=argv, returncode=0
+            ) from exc
+
+    def outputs(self) -> dict[str, OutputValue]:
+        """``terraform output -json``: every root output by name.
+
+        Raises:
+            TerraformError: The command failed.
+        """
+        argv, exit_, stdout = self._capture(["output", "-no-color", "-json"])
+        if exit_.returncode != 0:
+            self._fail("output", argv, exit_, ())
+        try:
+            data = as_object(loads(stdout or "{}"))
+        except ValueError as exc:
+            raise TerraformError(f"unreadable `terraform output -json`: {exc}", argv=argv) from exc
+        return {
+            name: OutputValue(
+                name=name,
+                value=as_object(entry).get("value"),
+                type=as_object(entry).get("type"),
+                sensitive=get_bool(as_object(entry), "sensitive"),
+            )
+            for name, entry in data.items()
+        }
+
+    def state_list(self) -> list[str]:
+        """``terraform state list``: every resource instance address in the state.
+
+        Raises:
+            TerraformError: The command failed.
+        """
+        argv, exit_, stdout = self._capture(["state", "list", "-no-color"])
+        if exit_.returncode != 0:
+            self._fail("state list", argv, exit_, ())
+        return [line.strip() for line in stdout.splitlines() if line.strip()]
+
+    def force_unlock(self, lock_id: str) -> None:
+        """``terraform force-unlock -force LOCK_ID``; only for a lock whose holder is gone.
+
+        Raises:
+            TerraformError: Terraform refused (e.g. no such lock).
+        """
+        argv, exit_, _ = self._capture(["force-unlock", "-no-color", "-force", lock_id])
+        if exit_.returncode != 0:
+            self._fail("force-unlock", argv, exit_, ())
+
+    def _stream(
+        self, verb: str, args: list[str], on_event: EventCallback | None, *, ok: tuple[int, ...]
+    ) -> RunResult:
+        argv = (self.binary.path, *args)
+        tracker = Tracker(on_event)
+        exit_ = self._run(argv, tracker.line, tracker)
+        if exit_.interrupts:
+            raise tracker.interrupted_error(
+                verb=verb,
+                argv=argv,
+                cwd=self.cwd,
+                returncode=exit_.returncode,
+                interrupts=exit_.interrupts,
+                stderr_tail=exit_.stderr_tail,
+            )
+        if exit_.returncode not in ok:
+            self._fail(verb, argv, exit_, tracker.diagnostics)
+        return RunResult(argv, exit_.returncode, tuple(tracker.events), exit_.stderr_tail)
+
+    def _capture(self, args: list[str]) -> tuple[tuple[str, ...], Exit, str]:
+        argv = (self.binary.path, *args)
+        chunks: list[str] = []
+        tracker = Tracker(None)
+        exit_ = self._run(argv, chunks.append, tracker)
+        if exit_.interrupts:
+            raise tracker.interrupted_error(
+                verb=args[0],
+                argv=argv,
+                cwd=self.cwd,
+                returncode=exit_.returncode,
+                interrupts=exit_.interrupts,
+                stderr_tail=exit_.stderr_tail,
+            )
+        return argv, exit_, "".join(chunks)
+
+    def _run(self, argv: Sequence[str], on_line: _LineSink, tracker: Tracker) -> Exit:
+        if self.plugin_cache_dir is not None:
+            # Terraform ignores a cache directory that does not exist instead of creating it.
+            self.plugin_cache_dir.mkdir(parents=True, exist_ok=True)
+        return run_child(
+            argv,
+            cwd=self.cwd,
+            env=self.environment(),
+            on_line=on_line,
+            on_interrupt=tracker.interrupted,
+            tail_lines=self.tail_lines,
+        )
+
+    def _fail(
+        self,
+        verb: str,
+        argv: Sequence[str],
+        exit_: Exit,
+        diagnostics: Sequence[TerraformDiagnostic],
+    ) -> NoReturn:
+        locked = locked_error(
+            diagnostics, argv=argv, where=str(self.cwd), unlock_command=self.unlock_command
+        )
+        if locked is not None:
+            raise locked
+        errors = [d for d in diagnostics if d.is_error] or list(diagnostics)
+        details = [line for d in errors for line in d.to_lines(self.cwd)]
+        if not details:
+            details = [line for line in exit_.stderr_tail.splitlines() if line.strip()][-20:]
+        raise TerraformError(
+            f"terraform {verb} failed in {self.cwd} (exit {exit_.returncode})",
+            details=tuple(details),
+            argv=tuple(argv),
+            returncode=exit_.returncode,
+            diagnostics=tuple(diagnostics),
+            stderr_tail=exit_.stderr_tail,
+        )
