@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas conformance modules-lock clean
+.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas conformance modules-lock fidelity clean
 
 install: $(STAMP)
 
@@ -22,8 +22,8 @@ test: install
 	$(BIN)/pytest -n auto
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench scripts tools
+	$(BIN)/ruff format --check src tests bench scripts tools
 
 typecheck: install
 	$(BIN)/mypy
@@ -40,6 +40,10 @@ golden: install
 
 modules-lock: install
 	$(PY) -m gpuplat.render.modules
+
+fidelity: install
+	PYTHON=$(PYTHON) bash tools/schema-provider/setup.sh
+	$(BIN)/pytest tests/fidelity -n auto
 
 SCHEMA_OUT ?= build/provider-schemas
 provider-schemas: install

@@ -1,0 +1,1 @@
+"""Fidelity checks that run the real terraform against the real provider schemas."""

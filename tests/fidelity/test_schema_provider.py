@@ -1,0 +1,465 @@
+"""Real `terraform init` + `terraform validate` against the real provider schemas.
+
+tools/schema-provider serves the google/kubernetes/helm schemas from shared/provider-schemas
+through the plugin protocol, so Terraform itself type-checks configurations: attribute types,
+module arguments against `variable` types, references, functions, `dynamic` blocks, block
+counts and required arguments. The stand-in is built once (tools/schema-provider/setup.sh,
+cached under build/schema-provider); if it cannot be built the tests skip on a developer
+machine and fail under CI=true.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.realparts import (
+    REPO,
+    in_ci,
+    missing,
+    provider_schema_dir,
+    terraform_bin,
+    terraform_env,
+)
+
+pytestmark = pytest.mark.terraform
+
+SETUP = REPO / "tools" / "schema-provider" / "setup.sh"
+BUILD = REPO / "build" / "schema-provider"
+GOLDEN = REPO / "tests" / "golden"
+GOLDEN_ROOTS = sorted(GOLDEN.glob("*/envs/*/infra"))
+PROVIDERS = {"google": "6.50.0", "kubernetes": "2.38.0", "helm": "3.0.2"}
+
+
+@pytest.fixture(scope="session")
+def cli_config() -> Path:
+    """Build (or reuse) the stand-in providers; the CLI config that installs them."""
+    terraform = terraform_bin()
+    schemas = provider_schema_dir()
+    if shutil.which("flock") is None:
+        missing("`flock` (util-linux) is needed by tools/schema-provider/setup.sh")
+    env = {**os.environ, "TERRAFORM": terraform, "PROVIDERS": " ".join(PROVIDERS)}
+    try:
+        done = subprocess.run(
+            ["bash", str(SETUP), str(schemas), str(BUILD)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        missing(f"{SETUP.relative_to(REPO)} did not finish in 600 s (pip hanging?)")
+    if done.returncode != 0:
+        lines = [ln for ln in done.stderr.splitlines() if ln and not ln.startswith("WARNING:")]
+        tail = "\n".join(lines[-6:])
+        missing(
+            f"the schema stand-in provider could not be built: `bash {SETUP.relative_to(REPO)}` "
+            f"exited {done.returncode}:\n{tail}"
+        )
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
+def run(cli_config: Path, workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = terraform_env(workdir.parent)
+    env["TF_CLI_CONFIG_FILE"] = str(cli_config)
+    env.pop("TF_PLUGIN_CACHE_DIR", None)
+    return subprocess.run(
+        [terraform_bin(), *args, "-no-color"],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+
+
+def init_and_validate(cli_config: Path, workdir: Path) -> subprocess.CompletedProcess[str]:
+    init = run(cli_config, workdir, "init", "-backend=false", "-input=false")
+    assert init.returncode == 0, f"terraform init failed:\n{init.stdout}\n{init.stderr}"
+    return run(cli_config, workdir, "validate")
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def mutate(text: str, old: str, new: str) -> tuple[str, int]:
+    """Replace the one occurrence of ``old``; the 1-based line it is on."""
+    assert text.count(old) == 1, f"{old!r} must occur exactly once"
+    line = text[: text.index(old)].count("\n") + 1
+    return text.replace(old, new), line
+
+
+def assert_valid(done: subprocess.CompletedProcess[str]) -> None:
+    assert done.returncode == 0, f"terraform validate failed:\n{done.stdout}\n{done.stderr}"
+    assert "Success! The configuration is valid." in done.stdout
+
+
+GKE_ROOT = """\
+terraform {
+  required_providers {
+    google = {
+      source  = "hashicorp/google"
+      version = ">= 6.50, < 8"
+    }
+  }
+}
+
+provider "google" {
+  project        = "acme-dev"
+  region         = "us-central1"
+  default_labels = { managed-by = "gpuplat" }
+}
+
+variable "taints" {
+  type    = list(object({ key = string, value = string, effect = string }))
+  default = []
+}
+
+resource "google_container_cluster" "this" {
+  name                     = "gpu"
+  location                 = "us-central1"
+  remove_default_node_pool = true
+  initial_node_count       = 1
+  deletion_protection      = false
+
+  release_channel {
+    channel = "REGULAR"
+  }
+
+  workload_identity_config {
+    workload_pool = "acme-dev.svc.id.goog"
+  }
+}
+
+resource "google_container_node_pool" "l4" {
+  name     = "l4"
+  cluster  = google_container_cluster.this.id
+  location = google_container_cluster.this.location
+
+  autoscaling {
+    total_min_node_count = 0
+    total_max_node_count = 4
+    location_policy      = "ANY"
+  }
+
+  node_config {
+    machine_type = "g2-standard-8"
+    spot         = true
+
+    guest_accelerator {
+      type  = "nvidia-l4"
+      count = 1
+
+      gpu_driver_installation_config {
+        gpu_driver_version = "LATEST"
+      }
+    }
+
+    dynamic "taint" {
+      for_each = var.taints
+      content {
+        key    = taint.value.key
+        value  = taint.value.value
+        effect = taint.value.effect
+      }
+    }
+
+    shielded_instance_config {
+      enable_secure_boot = true
+    }
+  }
+}
+
+output "endpoint" {
+  value = google_container_cluster.this.endpoint
+}
+"""
+
+
+def test_valid_gke_root_passes(cli_config: Path, tmp_path: Path) -> None:
+    root = write(tmp_path / "root", {"main.tf": GKE_ROOT})
+    assert_valid(init_and_validate(cli_config, root))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "bad", "message"),
+    [
+        (
+            "      count = 1\n",
+            '      count = "two"\n',
+            'count = "two"',
+            'Inappropriate value for attribute "count": a number is required.',
+        ),
+        (
+            "enable_secure_boot = true",
+            'enable_secure_boot = "yes"',
+            'enable_secure_boot = "yes"',
+            'Inappropriate value for attribute "enable_secure_boot": a bool is required.',
+        ),
+        (
+            "    spot         = true\n",
+            "    spot         = true\n    gpu_count    = 1\n",
+            "gpu_count",
+            'An argument named "gpu_count" is not expected here.',
+        ),
+    ],
+    ids=["string-for-number", "string-for-bool", "unknown-argument"],
+)
+def test_type_errors_name_file_and_line(
+    cli_config: Path, tmp_path: Path, old: str, new: str, bad: str, message: str
+) -> None:
+    text, _ = mutate(GKE_ROOT, old, new)
+    line = text[: text.index(bad)].count("\n") + 1
+    root = write(tmp_path / "root", {"main.tf": text})
+    done = init_and_validate(cli_config, root)
+    assert done.returncode == 1, done.stdout
+    assert f'on main.tf line {line}, in resource "google_container_node_pool" "l4"' in (
+        done.stderr
+    ), done.stderr
+    assert message in " ".join(done.stderr.split()), done.stderr
+
+
+def test_missing_required_argument_and_too_many_blocks(cli_config: Path, tmp_path: Path) -> None:
+    text, _ = mutate(GKE_ROOT, "  cluster  = google_container_cluster.this.id\n", "")
+    text, _ = mutate(
+        text,
+        "  node_config {\n    machine_type",
+        "  autoscaling {\n    total_max_node_count = 8\n  }\n\n  node_config {\n    machine_type",
+    )
+    root = write(tmp_path / "root", {"main.tf": text})
+    done = init_and_validate(cli_config, root)
+    assert done.returncode == 1
+    errors = " ".join(done.stderr.split())
+    assert 'The argument "cluster" is required, but no definition was found.' in errors
+    assert "Error: Too many autoscaling blocks" in errors
+
+
+CHILD_VARIABLES = """\
+variable "accelerator" {
+  type = object({
+    type           = string
+    count          = number
+    partition_size = optional(string)
+  })
+}
+"""
+
+CHILD_MAIN = """\
+terraform {
+  required_providers {
+    google = { source = "hashicorp/google" }
+  }
+}
+
+resource "google_container_node_pool" "this" {
+  cluster = "gpu"
+
+  node_config {
+    guest_accelerator {
+      type               = var.accelerator.type
+      count              = var.accelerator.count
+      gpu_partition_size = var.accelerator.partition_size
+    }
+  }
+}
+"""
+
+MODULE_CALL = """\
+module "pool" {
+  source      = "./modules/pool"
+  accelerator = { type = "nvidia-h100-80gb", count = 8 }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("new", "message"),
+    [
+        (
+            '{ type = "nvidia-h100-80gb", cuont = 8 }',
+            'attribute "count" is required.',
+        ),
+        (
+            '{ type = "nvidia-h100-80gb", count = "eight" }',
+            "a number is required.",
+        ),
+        (None, None),
+    ],
+    ids=["misspelled-attribute", "wrong-attribute-type", "control"],
+)
+def test_module_call_checked_against_object_variable(
+    cli_config: Path, tmp_path: Path, new: str | None, message: str | None
+) -> None:
+    call = MODULE_CALL
+    if new is not None:
+        call, _ = mutate(MODULE_CALL, '{ type = "nvidia-h100-80gb", count = 8 }', new)
+    root = write(
+        tmp_path / "root",
+        {
+            "main.tf": call,
+            "modules/pool/variables.tf": CHILD_VARIABLES,
+            "modules/pool/main.tf": CHILD_MAIN,
+        },
+    )
+    done = init_and_validate(cli_config, root)
+    if message is None:
+        assert_valid(done)
+        return
+    assert done.returncode == 1, done.stdout
+    errors = " ".join(done.stderr.split())
+    assert "Error: Invalid value for input variable" in errors
+    assert 'on main.tf line 3, in module "pool"' in errors
+    assert (
+        "The given value is not suitable for module.pool.var.accelerator declared at "
+        "modules/pool/variables.tf:1,1-23: " + message
+    ) in errors
+
+
+PLATFORM_ROOT = """\
+terraform {
+  required_providers {
+    google     = { source = "hashicorp/google", version = ">= 6.50, < 8" }
+    kubernetes = { source = "hashicorp/kubernetes", version = "~> 2.38" }
+    helm       = { source = "hashicorp/helm", version = "~> 3.0" }
+  }
+}
+
+data "google_client_config" "current" {}
+
+data "google_container_cluster" "gpu" {
+  name     = "gpu"
+  location = "us-central1"
+}
+
+provider "kubernetes" {
+  host                   = "https://${data.google_container_cluster.gpu.endpoint}"
+  token                  = data.google_client_config.current.access_token
+  cluster_ca_certificate = base64decode(data.google_container_cluster.gpu.master_auth[0].cluster_ca_certificate)
+}
+
+provider "helm" {
+  kubernetes = {
+    host                   = "https://${data.google_container_cluster.gpu.endpoint}"
+    cluster_ca_certificate = base64decode(data.google_container_cluster.gpu.master_auth[0].cluster_ca_certificate)
+    exec = {
+      api_version = "client.authentication.k8s.io/v1beta1"
+      command     = "gke-gcloud-auth-plugin"
+    }
+  }
+}
+
+resource "kubernetes_namespace_v1" "serving" {
+  metadata {
+    name = "serving"
+  }
+}
+
+resource "helm_release" "gpu_operator" {
+  name       = "gpu-operator"
+  repository = "https://helm.ngc.nvidia.com/nvidia"
+  chart      = "gpu-operator"
+  namespace  = kubernetes_namespace_v1.serving.metadata[0].name
+  set = [
+    { name = "driver.enabled", value = "false" },
+  ]
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (None, None, None),
+        (
+            '  set = [\n    { name = "driver.enabled", value = "false" },\n  ]\n',
+            '  set {\n    name  = "driver.enabled"\n    value = "false"\n  }\n',
+            'Blocks of type "set" are not expected here.',
+        ),
+        (
+            "cluster_ca_certificate = base64decode(data.google_container_cluster.gpu."
+            "master_auth[0].cluster_ca_certificate)\n}",
+            "cluster_ca_certificate = base64decode(data.google_container_cluster.gpu."
+            "master_auth[0].cluster_ca_cert)\n}",
+            'This object does not have an attribute named "cluster_ca_cert".',
+        ),
+    ],
+    ids=["control", "helm2-set-block", "bad-reference-in-provider-block"],
+)
+def test_kubernetes_and_helm_roots(
+    cli_config: Path, tmp_path: Path, old: str | None, new: str | None, message: str | None
+) -> None:
+    text = PLATFORM_ROOT if old is None else mutate(PLATFORM_ROOT, old, new or "")[0]
+    root = write(tmp_path / "root", {"main.tf": text})
+    done = init_and_validate(cli_config, root)
+    if message is None:
+        assert_valid(done)
+        return
+    assert done.returncode == 1, done.stdout
+    assert message in " ".join(done.stderr.split()), done.stderr
+
+
+@pytest.mark.parametrize(
+    "infra",
+    GOLDEN_ROOTS,
+    ids=[f"{p.parents[2].name}/{p.parent.name}" for p in GOLDEN_ROOTS],
+)
+def test_golden_roots_validate(cli_config: Path, tmp_path: Path, infra: Path) -> None:
+    project = infra.parents[2]
+    copy = tmp_path / project.name
+    shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".terraform"))
+    workdir = copy / infra.relative_to(project)
+    assert_valid(init_and_validate(cli_config, workdir))
+
+
+def test_golden_roots_exist() -> None:
+    if not GOLDEN_ROOTS:
+        message = f"no rendered roots in {GOLDEN}/*/envs/*/infra"
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def test_plan_is_refused(cli_config: Path, tmp_path: Path) -> None:
+    root = write(tmp_path / "root", {"main.tf": GKE_ROOT})
+    assert_valid(init_and_validate(cli_config, root))
+    done = run(cli_config, root, "plan", "-input=false", "-refresh=false")
+    assert done.returncode == 1
+    assert (
+        "Error: terraform-provider-google here is a schema-only stand-in: "
+        "ConfigureProvider is refused"
+    ) in done.stderr
+
+
+def test_terraform_reads_back_the_exact_schemas(cli_config: Path, tmp_path: Path) -> None:
+    """Terraform's own decoding of what the stand-in sends equals the schema files.
+
+    `terraform providers schema -json` renders the protobuf schemas Terraform received; for
+    every resource, data source and ephemeral resource of all three providers that must be
+    the input JSON exactly (types, flags, descriptions, nesting modes, min/max items).
+    """
+    root = write(tmp_path / "root", {"main.tf": PLATFORM_ROOT})
+    init = run(cli_config, root, "init", "-backend=false", "-input=false")
+    assert init.returncode == 0, init.stderr
+    done = run(cli_config, root, "providers", "schema", "-json")
+    assert done.returncode == 0, done.stderr
+    served = json.loads(done.stdout)["provider_schemas"]
+    kinds = ("resource_schemas", "data_source_schemas", "ephemeral_resource_schemas")
+    for name, version in PROVIDERS.items():
+        address = f"registry.terraform.io/hashicorp/{name}"
+        source = json.loads(
+            (provider_schema_dir() / f"{name}-{version}.json").read_text(encoding="utf-8")
+        )["provider_schemas"][address]
+        for kind in kinds:
+            assert served[address].get(kind, {}) == source.get(kind, {}), f"{name} {kind}"
+        assert served[address]["provider"]["block"]["attributes"], f"{name} provider block"

@@ -1,0 +1,11 @@
+"""A schema-only stand-in for a Terraform provider, served over the plugin protocol v6.
+
+It answers GetProviderSchema with the real provider's schema (taken from a
+``terraform providers schema -json`` file) and accepts every Validate* call, so that
+``terraform validate`` type-checks a configuration with Terraform's own logic. It refuses to
+configure, plan, apply or read: every such call returns an error diagnostic.
+"""
+
+__all__ = ["PROTOCOL_VERSION"]
+
+PROTOCOL_VERSION = 6
