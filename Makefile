@@ -45,6 +45,10 @@ fidelity: install
 	PYTHON=$(PYTHON) bash tools/schema-provider/setup.sh
 	$(BIN)/pytest tests/fidelity -n auto
 
+# checkov (pinned, in its own .venv-security) on every example's rendered Terraform and manifests.
+security: install
+	PYTHON=$(PYTHON) GPUPLAT_PYTHON=$(PY) $(PYTHON) scripts/security.py
+
 SCHEMA_OUT ?= build/provider-schemas
 provider-schemas: install
 	PYTHON=$(PY) bash scripts/provider-schemas.sh $(SCHEMA_OUT)

@@ -96,3 +96,31 @@ def test_written_schema_matches_schema_command(tmp_path: Path) -> None:
     assert "required" not in keys(overlay)
     assert "required" in keys(printed)
     assert "environments" not in overlay["properties"]
+
+
+def test_init_writes_makefile_and_ci_workflow(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+
+    import yaml
+
+    assert run("init", tmp_path).exit_code == 0
+    workflow = yaml.safe_load((tmp_path / ".github/workflows/gpuplat.yml").read_text())
+    assert workflow["jobs"]["plan"]["strategy"]["matrix"]["env"] == ["dev", "prod"]
+    assert workflow["jobs"]["apply"]["strategy"]["max-parallel"] == 1
+    steps = [s.get("run", "") for s in workflow["jobs"]["apply"]["steps"]]
+    assert any('gpuplat apply "${{ matrix.env }}" --yes' in s for s in steps)
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    # Run as a top-level make, whatever make is running these tests.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-n", "plan", "ENV=prod"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    assert done.stdout.strip() == "gpuplat plan prod || test $? -eq 10"

@@ -14,6 +14,7 @@ import hcl2
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from gpuplat.render.hclfmt import format_hcl
 from gpuplat.render.roots import render_root
 from gpuplat.spec.diagnostics import Mark
 from gpuplat.spec.load import EnvSpec
@@ -165,6 +166,8 @@ def test_spec_text_cannot_escape(
         if k != "__is_block__"
     }
     assert resource["owner"] == taint
+    # The renderer writes fmt layout itself, whatever the text.
+    assert format_hcl(files["main.tf"]) == files["main.tf"]
     # Comments carry names too: they must stay on one line.
     for line in files["main.tf"].splitlines():
         if line.lstrip().startswith("#"):

@@ -7,6 +7,9 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+import yaml
+
+from gpuplat.app.scaffold import scaffold_files
 from gpuplat.errors import ExitCode, GpuplatError
 from gpuplat.spec.schema import spec_schema_text
 
@@ -19,9 +22,13 @@ PROJECT_GITIGNORE = """\
 # Written by gpuplat init.
 .terraform/
 *.tfplan
-.gpuplat/plans/
+envs/*/.plans/
 .gpuplat/locks/
 .gpuplat/tmp/
+.gpuplat/tfdata/
+.gpuplat/plugin-cache/
+.gpuplat/state/
+.gpuplat/cache/
 """
 
 
@@ -66,6 +73,8 @@ def example_files(name: str) -> dict[str, str]:
     for rel, overlay in SCHEMA_FILES.items():
         files[rel] = spec_schema_text(overlay=overlay)
     files[".gitignore"] = PROJECT_GITIGNORE
+    spec = yaml.safe_load(files["gpuplat.yaml"])
+    files.update(scaffold_files([e["name"] for e in spec["environments"]]))
     return dict(sorted(files.items()))
 
 

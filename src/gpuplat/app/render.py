@@ -1,20 +1,33 @@
-"""`gpuplat render`: spec -> versioned modules and per-environment roots, written atomically."""
+"""`gpuplat render`: spec -> versioned modules and per-environment roots, written atomically.
+
+Heavy modules (pydantic, jinja2) are imported only once a render really has work to do: a
+render whose inputs and outputs are unchanged since the last one is answered from the manifest.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpuplat import locking
 from gpuplat.errors import StaleError
 from gpuplat.render import writer
 from gpuplat.render.changes import Change, Diff, diff
-from gpuplat.render.manifest import read_manifest, updated_manifest
-from gpuplat.render.manifests import MARKER, build_manifests
-from gpuplat.render.roots import Rendered, render
+from gpuplat.render.fingerprint import (
+    RenderCache,
+    env_fingerprint,
+    file_sha,
+    read_cache,
+    write_cache,
+)
+from gpuplat.render.manifest import Manifest, read_manifest, updated_manifest
 from gpuplat.spec.diagnostics import Diagnostic
-from gpuplat.spec.load import Project, load_project
+
+if TYPE_CHECKING:
+    from gpuplat.render.roots import Rendered
+    from gpuplat.spec.load import Project
 
 
 @dataclass
@@ -43,8 +56,47 @@ def load_and_render(root: Path, envs: Sequence[str]) -> tuple[Project, Rendered]
         SpecError: The spec is invalid.
         StaleError: A module template changed without a version bump.
     """
+    from gpuplat.render.roots import render
+    from gpuplat.spec.load import load_project
+
     project = load_project(root, envs)
     return project, render(project.envs.values())
+
+
+def unchanged(root: Path, envs: Sequence[str]) -> tuple[str, ...] | None:
+    """The environments, when nothing a render depends on changed since the last render.
+
+    Every environment's fingerprint (gpuplat, spec, overlay) must equal the manifest's, and
+    every file the manifest lists must still be on disk as written. Otherwise None: render.
+    """
+    cache = read_cache(root)
+    if cache is None or (root / writer.TMP / writer.JOURNAL).exists():
+        return None
+    manifest = read_manifest(root)
+    selected = tuple(envs) or cache.declared
+    if not selected:
+        return None
+    for name in selected:
+        entry = manifest.envs.get(name)
+        overlay = cache.overlays.get(name)
+        if entry is None or overlay is None:
+            return None
+        if env_fingerprint(root, name, overlay) != cache.inputs.get(name):
+            return None
+        if any(file_sha(root / path) != digest for path, digest in entry.files.items()):
+            return None
+    return _no_strays(root, manifest, selected)
+
+
+def _no_strays(root: Path, manifest: Manifest, envs: tuple[str, ...]) -> tuple[str, ...] | None:
+    """None when a released module folder holds a file gpuplat did not write there."""
+    owned = {p for e in envs for p in manifest.envs[e].files}
+    folders = {"/".join(p.split("/")[:3]) for p in owned if p.startswith("modules/")}
+    for folder in folders:
+        for path in (root / folder).rglob("*"):
+            if path.is_file() and path.relative_to(root).as_posix() not in owned:
+                return None
+    return envs
 
 
 def render_project(
@@ -70,6 +122,12 @@ def render_project(
             hand (a render refuses to overwrite it).
         LockedError: Another gpuplat run is rendering this project.
     """
+    if not check and manifests is None and (root / "gpuplat.yaml").is_file():
+        with locking.hold(root, "render", "cannot render"):
+            writer.recover(root)
+            done = unchanged(root, envs)
+        if done is not None:
+            return RenderResult(done, [], [], [], written=False)
     project, rendered = load_and_render(root, envs)
     with locking.hold(root, "render", "cannot render"):
         writer.recover(root)
@@ -83,15 +141,22 @@ def render_project(
             found.edited_roots,
             written=False,
             warnings=project.warnings,
-            files=len(rendered.files),
+            files=len(rendered.files) + len(rendered.module_hashes),
         )
         if found.edited_modules:
             raise _edited_modules(found)
         if check:
+            from gpuplat.render.modules import released_module
+
+            # The CI gate also proves every template still renders its released content.
+            for template in rendered.modules.values():
+                released_module(template.name)
             if not found.clean:
                 raise _stale(found)
             return result
         if manifests is not None and not dry_run:
+            from gpuplat.render.manifests import MARKER, build_manifests
+
             files = {
                 path: text
                 for env in project.envs.values()
@@ -99,13 +164,27 @@ def render_project(
             }
             result.manifests = len(files)
             result.manifests_written = writer.replace_dir(manifests, files, MARKER)
-        if dry_run or found.clean:
+        if dry_run:
             return result
-        writer.write(
-            root, rendered.files, found.changes, found.new_module_folders, found.manifest_text
-        )
-        result.written = True
+        if not found.clean:
+            files = dict(rendered.files)
+            for folder in found.new_module_folders:
+                files.update(rendered.module_texts(folder))
+            writer.write(root, files, found.changes, found.new_module_folders, found.manifest_text)
+            result.written = True
+        _remember(root, project)
         return result
+
+
+def _remember(root: Path, project: Project) -> None:
+    """Record what this render was made from, for the next render's fast path."""
+    previous = read_cache(root)
+    overlays = dict(previous.overlays) if previous else {}
+    inputs = dict(previous.inputs) if previous else {}
+    for name, env in project.envs.items():
+        overlays[name] = env.overlay
+        inputs[name] = env_fingerprint(root, name, env.overlay)
+    write_cache(root, RenderCache(project.all_envs, overlays, inputs))
 
 
 def _edited_modules(found: Diff) -> StaleError:

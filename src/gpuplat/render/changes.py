@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
+from gpuplat.render.fingerprint import file_sha
 from gpuplat.render.manifest import MANIFEST, Manifest
-from gpuplat.render.modules import sha256
-from gpuplat.render.roots import Rendered
+
+if TYPE_CHECKING:
+    from gpuplat.render.roots import Rendered
 
 Action = Literal["create", "update", "delete"]
 
@@ -54,31 +57,29 @@ def diff(
 ) -> Diff:
     """What a render of ``envs`` would change in the project at ``root``."""
     out = Diff(manifest_text=manifest.to_text())
-    module_files = {p for p in rendered.files if p.startswith("modules/")}
     for folder in sorted(rendered.modules):
         on_disk = root / folder
         if not on_disk.exists():
             out.new_module_folders.append(folder)
             continue
-        expected = {p for p in module_files if p.startswith(folder + "/")}
+        expected = {p for p in rendered.module_hashes if p.startswith(folder + "/")}
         present = {
             f"{folder}/{p.relative_to(on_disk).as_posix()}"
             for p in on_disk.rglob("*")
             if p.is_file()
         }
         for path in sorted(expected | present):
-            if path not in expected or _read(root / path) != rendered.files[path]:
+            if path not in expected or file_sha(root / path) != rendered.module_hashes[path]:
                 out.edited_modules.append(path)
     owned_before = previous.owned()
     for path, text in rendered.files.items():
-        if path in module_files:
-            continue
         current = _read(root / path)
         if current is None:
             out.changes.append(Change(path, "create"))
         elif current != text:
             out.changes.append(Change(path, "update"))
-            if path in owned_before and sha256(current) != owned_before[path]:
+            digest = hashlib.sha256(current.encode("utf-8")).hexdigest()
+            if path in owned_before and digest != owned_before[path]:
                 out.edited_roots.append(path)
     for env in envs:
         entry = previous.envs.get(env)

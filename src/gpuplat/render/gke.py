@@ -6,6 +6,7 @@ Every value here is plain data; the templates write it through the one quoting f
 from __future__ import annotations
 
 from gpuplat.addons import pool_labels
+from gpuplat.render.hcl import raw
 from gpuplat.render.naming import module_label
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool
@@ -46,11 +47,10 @@ def cluster_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
     deletion_protection = (
         cluster.deletion_protection if cluster.deletion_protection is not None else env.protected
     )
-    return {
-        "cloud": "gke",
-        "name": cluster.name,
-        "module": module_label("cluster", cluster.name),
+    module = module_label("cluster", cluster.name)
+    args = {
         "project": cluster.gcp.project,
+        "name": cluster.name,
         "location": cluster.region if cluster.regional else cluster.zones[0],
         "node_locations": list(cluster.zones),
         "release_channel": "UNSPECIFIED" if channel == "NONE" else channel,
@@ -71,11 +71,19 @@ def cluster_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
             "max_nodes": cluster.system_pool.max_nodes,
         },
         "resource_labels": resource_labels(env, cluster),
-        "pools": [pool_view(env, cluster, pool) for pool in cluster.node_pools],
+    }
+    return {
+        "cloud": "gke",
+        "name": cluster.name,
+        "module": module,
+        "args": args,
+        "pools": [pool_view(env, cluster, pool, module) for pool in cluster.node_pools],
     }
 
 
-def pool_view(env: EnvSpec, cluster: Cluster, pool: NodePool) -> dict[str, object]:
+def pool_view(
+    env: EnvSpec, cluster: Cluster, pool: NodePool, cluster_module: str
+) -> dict[str, object]:
     """Arguments of the gke-gpu-node-pool module call for one pool."""
     gpu = resolve_pool(cluster, pool)
     managed_plugin = device_plugin(env.spec, cluster) == "managed"
@@ -112,9 +120,13 @@ def pool_view(env: EnvSpec, cluster: Cluster, pool: NodePool) -> dict[str, objec
     if disk_type is None:
         hyperdisk = pool.machine_type.startswith(HYPERDISK_ONLY)
         disk_type = "hyperdisk-balanced" if hyperdisk else "pd-balanced"
-    return {
+    ref = f"module.{cluster_module}"
+    args: dict[str, object] = {
+        "project": raw(f"{ref}.project"),
+        "location": raw(f"{ref}.location"),
+        "cluster": raw(f"{ref}.name"),
+        "service_account": raw(f"{ref}.node_service_account"),
         "name": pool.name,
-        "module": module_label("pool", cluster.name, pool.name),
         "machine_type": pool.machine_type,
         "node_locations": list(pool.zones) if pool.zones is not None else None,
         "accelerator": accelerator,
@@ -125,14 +137,24 @@ def pool_view(env: EnvSpec, cluster: Cluster, pool: NodePool) -> dict[str, objec
             "location_policy": policy,
         },
         "capacity": capacity,
-        "compact_placement": {"enabled": True, "policy_name": pool.placement.policy}
-        if pool.placement.compact
-        else None,
-        "labels": pool_labels(env.spec, cluster, pool),
-        "taints": [
-            {"key": t.key, "value": t.value, "effect": TAINT_EFFECT[t.effect]} for t in pool.taints
-        ],
-        "disk": {"size_gb": pool.disk.size_gb, "type": disk_type},
-        "image_type": pool.image or "COS_CONTAINERD",
-        "resource_labels": resource_labels(env, cluster),
+    }
+    if pool.placement.compact:
+        args["compact_placement"] = {"enabled": True, "policy_name": pool.placement.policy}
+    args.update(
+        {
+            "labels": pool_labels(env.spec, cluster, pool),
+            "taints": [
+                {"key": t.key, "value": t.value, "effect": TAINT_EFFECT[t.effect]}
+                for t in pool.taints
+            ],
+            "disk": {"size_gb": pool.disk.size_gb, "type": disk_type},
+            "image_type": pool.image or "COS_CONTAINERD",
+            "resource_labels": resource_labels(env, cluster),
+        }
+    )
+    return {
+        "name": pool.name,
+        "module": module_label("pool", cluster.name, pool.name),
+        "machine_type": pool.machine_type,
+        "args": args,
     }

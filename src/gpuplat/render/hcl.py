@@ -236,10 +236,34 @@ def _key(key: object) -> str:
 def _object(mapping: Mapping[object, object], level: int) -> str:
     if not mapping:
         return "{}"
-    pad = "  " * (level + 1)
     names = {key: _key(key) for key in mapping}  # checks every key is a str
     entries = [(names[key], mapping[key]) for key in sorted(names, key=str.__str__)]
-    lines = ["{"]
+    return "\n".join(["{", *_aligned(entries, level + 1), "  " * level + "}"])
+
+
+def attributes(
+    mapping: Mapping[str, object], indent: int = 1, comments: Mapping[str, str] | None = None
+) -> str:
+    """Write ``name = value`` lines in the mapping's order, aligned as ``terraform fmt`` does.
+
+    For argument lists of blocks (module calls, resources) whose names are chosen by gpuplat;
+    values go through expr(). A name in ``comments`` gets a ``#`` comment line above it, which
+    ends the alignment run before it, as a comment line does for terraform fmt.
+
+    Raises:
+        ValueError: A name is not an identifier.
+    """
+    notes = comments or {}
+    entries = [(ident(name), value) for name, value in mapping.items()]
+    lines = _aligned(entries, indent, {ident(k): v for k, v in notes.items()})
+    return "\n".join(lines)
+
+
+def _aligned(
+    entries: list[tuple[str, object]], level: int, comments: Mapping[str, str] | None = None
+) -> list[str]:
+    pad = "  " * level
+    lines: list[str] = []
     run: list[tuple[str, str]] = []  # consecutive one-line entries share one `=` column
 
     def flush() -> None:
@@ -251,7 +275,10 @@ def _object(mapping: Mapping[object, object], level: int) -> str:
             run.clear()
 
     for name, value in entries:
-        text = _expr(value, level + 1)
+        if comments and name in comments:
+            flush()
+            lines.append(f"{pad}# {_one_line(comments[name])}")
+        text = _expr(value, level)
         if "\n" in text:
             # A value that opens a bracket and closes it lines later ends the
             # alignment run, exactly as it does for terraform fmt.
@@ -260,12 +287,17 @@ def _object(mapping: Mapping[object, object], level: int) -> str:
         else:
             run.append((name, text))
     flush()
-    lines.append("  " * level + "}")
-    return "\n".join(lines)
+    return lines
+
+
+def _one_line(text: str) -> str:
+    """Comment text on one line: no breaks or control characters can end the comment."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
 JINJA_FILTERS: Final[dict[str, Callable[..., str]]] = {
     "q": quote,
     "hcl": expr,
     "ident": ident,
+    "attributes": attributes,
 }

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpuplat import __version__
-from gpuplat.render.modules import sha256
-from gpuplat.render.roots import Rendered
+
+if TYPE_CHECKING:
+    from gpuplat.render.roots import Rendered
 
 MANIFEST = "envs/manifest.json"
 """Inside envs/ so it switches together with the roots it describes (see writer.py)."""
@@ -68,8 +70,5 @@ def updated_manifest(previous: Manifest, rendered: Rendered) -> Manifest:
     """The previous manifest with the rendered environments replaced."""
     envs = dict(previous.envs)
     for env, paths in rendered.env_files.items():
-        envs[env] = EnvEntry(
-            rendered.env_hash(env),
-            {p: sha256(rendered.files[p]) for p in paths},
-        )
+        envs[env] = EnvEntry(rendered.env_hash(env), {p: rendered.sha(p) for p in paths})
     return Manifest(__version__, envs)

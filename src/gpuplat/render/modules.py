@@ -149,6 +149,27 @@ def released_module(name: str) -> tuple[ModuleTemplate, dict[str, str]]:
     return module, files
 
 
+def locked_module(name: str) -> tuple[ModuleTemplate, dict[str, str]]:
+    """A module's current version and its released files' sha256, from the lock alone.
+
+    Rendering module templates is only needed when a version folder is written (or checked);
+    a render that finds the folder intact trusts the lock, which the test suite holds equal
+    to the templates.
+
+    Raises:
+        StaleError: The current version is not in the lock.
+    """
+    module = module_templates()[name]
+    locked = module_lock().get(name, {}).get(module.version)
+    if locked is None:
+        raise StaleError(
+            f"module template {name} {module.version} is not in {LOCK_NAME}",
+            hint="record the new version with `make modules-lock` (a released version never "
+            "changes afterwards)",
+        )
+    return module, dict(locked)
+
+
 def update_lock() -> list[str]:
     """Add the current version of every module to the lock; return what was added.
 

@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 
 from gpuplat.render import gke
 from gpuplat.render.backend import backend_block
-from gpuplat.render.hclfmt import format_hcl
 from gpuplat.render.kube import cluster_access, infra_state
-from gpuplat.render.modules import ModuleTemplate, released_module, sha256
+from gpuplat.render.modules import ModuleTemplate, locked_module, released_module, sha256
 from gpuplat.render.naming import STAGES, root_dir, to_project
 from gpuplat.render.platform import platform_view
 from gpuplat.render.serving import server_view, serving_plans
@@ -31,16 +30,35 @@ class Rendered:
     """The rendered tree: project-relative path -> text, and which files belong to which env."""
 
     files: dict[str, str] = field(default_factory=dict)
+    """Root files: project-relative path -> text."""
+    module_hashes: dict[str, str] = field(default_factory=dict)
+    """Module files: project-relative path -> sha256 of the released file."""
     env_files: dict[str, list[str]] = field(default_factory=dict)
     roots: dict[str, list[str]] = field(default_factory=dict)
     """env -> its root folders, in stage order."""
     modules: dict[str, ModuleTemplate] = field(default_factory=dict)
     """module folder -> its template."""
 
+    def sha(self, path: str) -> str:
+        """sha256 of a rendered file."""
+        if path in self.files:
+            return sha256(self.files[path])
+        return self.module_hashes[path]
+
     def env_hash(self, env: str) -> str:
         """Hash of everything an environment's plans are computed from."""
-        listing = "".join(f"{p}\0{sha256(self.files[p])}\n" for p in sorted(self.env_files[env]))
+        listing = "".join(f"{p}\0{self.sha(p)}\n" for p in sorted(self.env_files[env]))
         return sha256(listing)
+
+    def module_texts(self, folder: str) -> dict[str, str]:
+        """The files of one module version folder, rendered and checked against the lock.
+
+        Raises:
+            StaleError: The template no longer renders its released content.
+        """
+        template = self.modules[folder]
+        _, files = released_module(template.name)
+        return {f"{folder}/{name}": text for name, text in files.items()}
 
 
 def render(envs: Iterable[EnvSpec]) -> Rendered:
@@ -60,10 +78,10 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
                 out.files[f"{root}/{name}"] = text
                 owned.append(f"{root}/{name}")
             for module in modules:
-                template, module_files = released_module(module)
+                template, hashes = locked_module(module)
                 out.modules[template.folder] = template
-                for name, text in module_files.items():
-                    out.files[f"{template.folder}/{name}"] = text
+                for name, digest in hashes.items():
+                    out.module_hashes[f"{template.folder}/{name}"] = digest
                     owned.append(f"{template.folder}/{name}")
         out.env_files[env.name] = sorted(set(owned))
     out.files = dict(sorted(out.files.items()))
@@ -102,9 +120,7 @@ def render_root(env: EnvSpec, stage: str) -> tuple[str, dict[str, str], list[str
     stage_context, modules, providers = _STAGES[stage](env)
     if stage != "infra" and any(c.cloud == "gke" for c in env.spec.clusters):
         providers.add("google")  # google_client_config: the caller's token for GKE APIs
-    sources = {
-        name: f"{to_project()}/{released_module(name)[0].folder}" for name in sorted(modules)
-    }
+    sources = {name: f"{to_project()}/{locked_module(name)[0].folder}" for name in sorted(modules)}
     context: dict[str, object] = {
         "env": {"name": env.name, "protected": env.protected},
         "stage": stage,
@@ -119,8 +135,8 @@ def render_root(env: EnvSpec, stage: str) -> tuple[str, dict[str, str], list[str
         **stage_context,
     }
     jinja = environment()
-    files = {}
-    for name in FILES:
-        text = jinja.get_template(f"roots/{stage}/{name}.j2").render(context)
-        files[name] = format_hcl(text)
+    # The templates and the expression writer produce `terraform fmt` layout themselves (the
+    # tests hold every rendered root to format_hcl(text) == text); formatting thousands of
+    # module blocks again on every render would dominate its run time.
+    files = {name: jinja.get_template(f"roots/{stage}/{name}.j2").render(context) for name in FILES}
     return root_dir(env.name, stage), files, sorted(modules)

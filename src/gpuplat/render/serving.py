@@ -63,6 +63,10 @@ def server_view(plan: ServingPlan) -> dict[str, object]:
     }
     if plan.autoscale == "hpa" and plan.metric is not None:
         args["hpa"] = {"metric": plan.metric, "target": plan.target}
+    args["rollout"] = {
+        "max_surge": plan.rollout.max_surge,
+        "max_unavailable": plan.rollout.max_unavailable,
+    }
     zero: dict[str, object] | None = None
     if plan.autoscale == "keda":
         zero = {
@@ -89,10 +93,6 @@ def server_view(plan: ServingPlan) -> dict[str, object]:
         "alias": provider_alias(plan.cluster),
         "args": args,
         "zero": zero,
-        "rollout": {
-            "max_surge": plan.rollout.max_surge,
-            "max_unavailable": plan.rollout.max_unavailable,
-        },
         "rollout_reason": plan.rollout.reason,
         "startup_reason": (
             f"image pull {startup.pull_seconds}s + weights {startup.load_seconds}s = "

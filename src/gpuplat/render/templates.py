@@ -30,8 +30,11 @@ def templates_root() -> Path:
 
 
 def comment(text: object) -> str:
-    """Text made safe for one ``#`` comment line: no line breaks or control characters."""
-    return _CONTROL.sub(" ", str(text)).strip()
+    """Text made safe for one ``#`` comment line: no line breaks or control characters.
+
+    Never empty, so a comment that ends with it has no trailing blank.
+    """
+    return _CONTROL.sub(" ", str(text)).strip() or "-"
 
 
 @cache

@@ -28,6 +28,8 @@ class EnvSpec:
     spec: Spec
     tree: Node
     files: tuple[str, ...]
+    overlay: str = ""
+    """The overlay file's path (it may not exist: then the base spec applies as is)."""
 
     @property
     def name(self) -> str:
@@ -187,7 +189,7 @@ def _load_env(
     if spec is None or repaired:
         return None, diags
     env = next(e for e in spec.environments if e.name == name)
-    return EnvSpec(env, spec, tree, tuple(files)), diags
+    return EnvSpec(env, spec, tree, tuple(files), rel), diags
 
 
 def _validate(tree: Node, ranks: dict[str, int]) -> tuple[Spec | None, list[Diagnostic], bool]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
@@ -76,6 +76,10 @@ class ResourceChange:
     previous_address: str | None = None
     deposed: str | None = None
     importing_id: str | None = None
+    before: object = field(default=None, compare=False, repr=False)
+    """The resource's values before the change (JSON), or None when it does not exist yet."""
+    after: object = field(default=None, compare=False, repr=False)
+    """Its values after the change; unknown values are absent."""
 
     @property
     def moved(self) -> bool:
@@ -163,6 +167,8 @@ def resource_change(value: object) -> ResourceChange:
         previous_address=get_opt_str(data, "previous_address"),
         deposed=get_opt_str(data, "deposed"),
         importing_id=get_opt_str(get_object(change, "importing"), "id"),
+        before=change.get("before"),
+        after=change.get("after"),
     )
 
 

@@ -3,7 +3,7 @@
 
 # GKE cluster mig-central
 module "cluster_mig-central" {
-  source = "../../../modules/gke-cluster/1.0.0"
+  source = "../../../modules/gke-cluster/1.1.0"
 
   project             = "acme-mig-dev"
   name                = "mig-central"
@@ -39,10 +39,9 @@ module "pool_mig-central_h100-mig" {
   location        = module.cluster_mig-central.location
   cluster         = module.cluster_mig-central.name
   service_account = module.cluster_mig-central.node_service_account
-
-  name           = "h100-mig"
-  machine_type   = "a3-highgpu-8g"
-  node_locations = null
+  name            = "h100-mig"
+  machine_type    = "a3-highgpu-8g"
+  node_locations  = null
   accelerator = {
     count          = 8
     driver_version = "LATEST"
@@ -82,10 +81,9 @@ module "pool_mig-central_h100-mig-spot" {
   location        = module.cluster_mig-central.location
   cluster         = module.cluster_mig-central.name
   service_account = module.cluster_mig-central.node_service_account
-
-  name           = "h100-mig-spot"
-  machine_type   = "a3-highgpu-8g"
-  node_locations = null
+  name            = "h100-mig-spot"
+  machine_type    = "a3-highgpu-8g"
+  node_locations  = null
   accelerator = {
     count          = 8
     driver_version = "LATEST"

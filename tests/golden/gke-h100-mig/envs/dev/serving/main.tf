@@ -3,7 +3,7 @@
 
 # Model server coder on mig-central (primary)
 module "serve_coder_mig-central" {
-  source = "../../../modules/model-server/1.0.0"
+  source = "../../../modules/model-server/1.1.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
@@ -68,7 +68,6 @@ module "serve_coder_mig-central" {
     metric = "vllm:num_requests_waiting"
     target = 8.0
   }
-
   # Rollout: at max_nodes, pools h100-mig (1 nodes x 16 GPU units) + h100-mig-spot (1 nodes x 16 GPU units) leave room for 32 replicas of 1 GPU unit(s); with at most 4 running one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
   rollout = {
     max_surge       = 1

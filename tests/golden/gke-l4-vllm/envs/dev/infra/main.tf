@@ -3,7 +3,7 @@
 
 # GKE cluster inference-us
 module "cluster_inference-us" {
-  source = "../../../modules/gke-cluster/1.0.0"
+  source = "../../../modules/gke-cluster/1.1.0"
 
   project             = "acme-inference-dev"
   name                = "inference-us"
@@ -39,10 +39,9 @@ module "pool_inference-us_l4-shared" {
   location        = module.cluster_inference-us.location
   cluster         = module.cluster_inference-us.name
   service_account = module.cluster_inference-us.node_service_account
-
-  name           = "l4-shared"
-  machine_type   = "g2-standard-8"
-  node_locations = null
+  name            = "l4-shared"
+  machine_type    = "g2-standard-8"
+  node_locations  = null
   accelerator = {
     count          = 1
     driver_version = "LATEST"

@@ -3,7 +3,7 @@
 
 # Model server chat on inference-us (primary)
 module "serve_chat_inference-us" {
-  source = "../../../modules/model-server/1.0.0"
+  source = "../../../modules/model-server/1.1.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }
@@ -78,7 +78,6 @@ module "serve_chat_inference-us" {
     metric = "vllm:num_requests_waiting"
     target = 4.0
   }
-
   # Rollout: at max_nodes, pool l4-shared (8 nodes x 2 GPU units) leave room for 16 replicas of 1 GPU unit(s); with up to 16 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
   rollout = {
     max_surge       = 0

@@ -1,0 +1,168 @@
+"""`gpuplat apply`: apply an environment's saved plans, and only those, after every refusal check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gpuplat import locking
+from gpuplat.app import saved
+from gpuplat.app.tfrun import located, render_hash
+from gpuplat.errors import RefusedError
+from gpuplat.progress import Progress
+from gpuplat.spec.load import EnvSpec, load_project
+from gpuplat.summary import StageSummary
+from gpuplat.terraform import TerraformBinary, TerraformError
+from gpuplat.workspace import StageRoot, stages
+
+Confirm = Callable[[str], bool]
+
+
+@dataclass
+class ApplyResult:
+    """What an apply did."""
+
+    env: str
+    applied: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+
+
+def _summary(meta: saved.SavedPlan) -> StageSummary:
+    """A stage summary rebuilt from the JSON saved beside its plan."""
+    data = meta.summary
+    out = StageSummary(meta.env, meta.stage, str(data.get("status", "planned")))
+    counts = data.get("counts")
+    out.counts = {k: int(v) for k, v in counts.items()} if isinstance(counts, dict) else {}
+    return out
+
+
+def _protected(meta: saved.SavedPlan) -> list[tuple[str, str, str]]:
+    """(element name, what it is, verb) of every protected destroy/replace in a saved plan."""
+    from gpuplat.elements import PROTECTED_TYPES
+    from gpuplat.summary import _type_of
+
+    out = []
+    elements = meta.summary.get("elements")
+    for element in elements if isinstance(elements, list) else []:
+        if not isinstance(element, dict):
+            continue
+        for resource in element.get("resources", []):
+            kind = PROTECTED_TYPES.get(_type_of(str(resource.get("address", ""))))
+            verb = resource.get("action")
+            if kind is not None and verb in ("destroy", "replace"):
+                out.append((str(element.get("name")), kind, str(verb)))
+    return out
+
+
+def apply_env(
+    root: Path,
+    env: str,
+    *,
+    binary: TerraformBinary,
+    progress: Progress,
+    allow_destroy: Sequence[str] = (),
+    yes: bool = False,
+    confirm: Confirm | None = None,
+) -> ApplyResult:
+    """Apply the saved plans of ``env`` in stage order.
+
+    Raises:
+        RefusedError: No plan, a stale plan, an unallowed destroy/replace, or no confirmation.
+        LockedError: Another gpuplat run holds the environment, or Terraform's state lock.
+        TerraformError: Terraform failed; the message says which stages were applied.
+    """
+    loaded = load_project(root, [env]).envs[env]
+    with locking.hold(root, f"env-{env}", f"cannot apply {env}"):
+        current = render_hash(root, env)
+        plans = [(stage, saved.load(stage)) for stage in stages(root, env)]
+        found = [(stage, meta) for stage, meta in plans if meta is not None]
+        if not found:
+            raise RefusedError(
+                f"no saved plan for {env}",
+                hint=f"run `gpuplat plan {env}` first; apply only ever applies a reviewed plan",
+            )
+        for stage, meta in found:
+            reason = saved.stale_reason(meta, stage, current, str(binary.version))
+            if reason is not None:
+                raise RefusedError(
+                    f"the saved plan of {env}/{stage.stage} is stale: {reason}",
+                    hint=f"run `gpuplat plan {env}` again and review the new plan",
+                )
+        _check_destroys(env, found, allow_destroy)
+        to_apply = [(s, m) for s, m in found if m.has_changes]
+        result = ApplyResult(env, unchanged=[s.stage for s, m in found if not m.has_changes])
+        planned = {s.stage for s, _ in found}
+        result.waiting = [s.stage for s, _ in plans if s.stage not in planned]
+        if not to_apply:
+            return result
+        _confirm(loaded, to_apply, yes, confirm)
+        with progress.running():
+            for stage, _meta in to_apply:
+                _apply_stage(stage, binary, progress, loaded, result)
+        return result
+
+
+def _check_destroys(
+    env: str, found: list[tuple[StageRoot, saved.SavedPlan]], allow: Sequence[str]
+) -> None:
+    blocked = []
+    for stage, meta in found:
+        for name, kind, verb in _protected(meta):
+            if name not in allow and "*" not in allow:
+                blocked.append(f"{verb}s {kind} {name} ({stage.stage})")
+    if blocked:
+        names = sorted({b.split(" ")[2] for b in blocked})
+        raise RefusedError(
+            f"the plan of {env} destroys or replaces what cannot simply be rebuilt",
+            hint="if that is intended, apply with "
+            + " ".join(f"--allow-destroy {n}" for n in names)
+            + "; otherwise change the spec so the plan keeps them",
+            details=tuple(sorted(set(blocked))),
+        )
+
+
+def _confirm(
+    env: EnvSpec,
+    to_apply: list[tuple[StageRoot, saved.SavedPlan]],
+    yes: bool,
+    confirm: Confirm | None,
+) -> None:
+    if not env.protected or yes:
+        return
+    total = sum(sum(_summary(m).counts.values()) for _, m in to_apply)
+    question = f"{env.name} is a protected environment. Apply {total} change(s)? Type '{env.name}' to confirm"
+    if confirm is None:
+        raise RefusedError(
+            f"{env.name} is protected: applying needs a confirmation",
+            hint="run it in a terminal and confirm, or pass --yes (e.g. in a reviewed CI job)",
+        )
+    if not confirm(question):
+        raise RefusedError(f"not confirmed: nothing was applied to {env.name}")
+
+
+def _apply_stage(
+    stage: StageRoot, binary: TerraformBinary, progress: Progress, env: EnvSpec, result: ApplyResult
+) -> None:
+    tracker = progress.stage(f"{stage.env}/{stage.stage}", "applying")
+    tf = stage.terraform(binary)
+    try:
+        tf.init(on_event=tracker.on_event)
+        tf.apply(stage.plan_file, on_event=tracker.on_event)
+    except TerraformError as exc:
+        tracker.done("failed")
+        # Terraform refuses to reuse a partly applied plan; the state holds what was done.
+        saved.discard(stage)
+        error = located(exc, stage, env)
+        done = ", ".join(result.applied) or "nothing"
+        error.details = (
+            *error.details,
+            f"applied before the failure: {done}; {stage.stage} is partly applied (its state "
+            "records what was done)",
+        )
+        error.hint = f"fix the cause, then run `gpuplat plan {stage.env}` and apply again"
+        raise error from None
+    saved.discard(stage)
+    result.applied.append(stage.stage)
+    tracker.done("applied")

@@ -1,0 +1,170 @@
+"""`gpuplat destroy`, `drift` and `output`: the other things an environment's roots are run for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gpuplat import locking
+from gpuplat.app import saved
+from gpuplat.app.tfrun import located
+from gpuplat.elements import elements
+from gpuplat.errors import GpuplatError, RefusedError
+from gpuplat.progress import Progress
+from gpuplat.spec.load import load_project
+from gpuplat.summary import StageSummary, summarize
+from gpuplat.terraform import TerraformBinary, TerraformError
+from gpuplat.workspace import stages
+
+Confirm = Callable[[str], bool]
+
+
+@dataclass
+class DestroyResult:
+    """Stages destroyed, in the order they went."""
+
+    env: str
+    summaries: list[StageSummary] = field(default_factory=list)
+    destroyed: list[str] = field(default_factory=list)
+
+
+def destroy_env(
+    root: Path,
+    env: str,
+    *,
+    binary: TerraformBinary,
+    progress: Progress,
+    stage: str | None = None,
+    yes: bool = False,
+    confirm: Confirm | None = None,
+) -> DestroyResult:
+    """Plan the destruction of every stage (last first), confirm once, then destroy.
+
+    Raises:
+        RefusedError: Not confirmed.
+        LockedError: Another run holds the environment or the state.
+        TerraformError: Terraform failed; stages destroyed before the failure are listed.
+    """
+    loaded = load_project(root, [env]).envs[env]
+    table = elements(loaded.spec)
+    result = DestroyResult(env)
+    with locking.hold(root, f"env-{env}", f"cannot destroy {env}"), progress.running():
+        roots = list(reversed(stages(root, env, stage)))
+        planned = []
+        for one in roots:
+            tracker = progress.stage(f"{env}/{one.stage}", "planning destroy")
+            tf = one.terraform(binary)
+            try:
+                tf.init(on_event=tracker.on_event)
+                one.plan_file.parent.mkdir(parents=True, exist_ok=True)
+                run = tf.plan(one.plan_file, destroy=True, on_event=tracker.on_event)
+                plan = tf.show_plan(one.plan_file) if run.has_changes else None
+            except TerraformError as exc:
+                raise located(exc, one, loaded) from None
+            summary = (
+                summarize(env, one.stage, plan, table)
+                if plan
+                else StageSummary(env, one.stage, "no-changes")
+            )
+            result.summaries.append(summary)
+            tracker.done("nothing to destroy" if plan is None else "destroy planned")
+            if plan is not None:
+                planned.append(one)
+        if not planned:
+            return result
+        count = sum(sum(s.counts.values()) for s in result.summaries)
+        if not yes:
+            question = f"Destroy {count} resource(s) of {env}? Type '{env}' to confirm"
+            if confirm is None:
+                raise RefusedError(
+                    f"destroying {env} needs a confirmation",
+                    hint="run it in a terminal and confirm, or pass --yes",
+                )
+            if not confirm(question):
+                for one in planned:
+                    saved.discard(one)
+                raise RefusedError(f"not confirmed: nothing of {env} was destroyed")
+        for one in planned:
+            tracker = progress.stage(f"{env}/{one.stage}", "destroying")
+            try:
+                one.terraform(binary).apply(one.plan_file, on_event=tracker.on_event)
+            except TerraformError as exc:
+                error = located(exc, one, loaded)
+                error.details = (
+                    *error.details,
+                    f"destroyed before the failure: {', '.join(result.destroyed) or 'nothing'}",
+                )
+                raise error from None
+            finally:
+                saved.discard(one)
+            result.destroyed.append(one.stage)
+            tracker.done("destroyed")
+    return result
+
+
+@dataclass
+class DriftResult:
+    """Per stage: what changed outside Terraform."""
+
+    env: str
+    drifted: dict[str, list[str]] = field(default_factory=dict)
+    error: GpuplatError | None = None
+
+    @property
+    def has_drift(self) -> bool:
+        return any(self.drifted.values())
+
+
+def drift_envs(
+    root: Path,
+    envs: Sequence[str],
+    *,
+    binary: TerraformBinary,
+    progress: Progress,
+    parallel: int = 4,
+) -> list[DriftResult]:
+    """A refresh-only plan of every stage of every environment; nothing is saved or applied."""
+    project = load_project(root, envs)
+
+    def one_env(env: str) -> DriftResult:
+        out = DriftResult(env)
+        try:
+            with locking.hold(root, f"env-{env}", f"cannot check {env} for drift"):
+                for one in stages(root, env):
+                    tracker = progress.stage(f"{env}/{one.stage}", "refreshing")
+                    tf = one.terraform(binary)
+                    try:
+                        tf.init(on_event=tracker.on_event)
+                        run = tf.plan(refresh_only=True, on_event=tracker.on_event)
+                    except TerraformError as exc:
+                        raise located(exc, one, project.envs[env]) from None
+                    out.drifted[one.stage] = [f"{d.resource.addr} ({d.action})" for d in run.drift]
+                    tracker.done(f"{len(run.drift)} drifted" if run.drift else "no drift")
+        except GpuplatError as exc:
+            out.error = exc
+        return out
+
+    with progress.running(), ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        return list(pool.map(one_env, project.envs))
+
+
+def outputs(
+    root: Path, env: str, *, binary: TerraformBinary, show_sensitive: bool = False
+) -> dict[str, dict[str, object]]:
+    """Every stage's outputs (sensitive values redacted unless asked for)."""
+    load_project(root, [env])
+    out: dict[str, dict[str, object]] = {}
+    for one in stages(root, env):
+        tf = one.terraform(binary)
+        try:
+            tf.init()
+            values = tf.outputs()
+        except TerraformError as exc:
+            raise located(exc, one) from None
+        out[one.stage] = {
+            name: ("(sensitive)" if v.sensitive and not show_sensitive else v.value)
+            for name, v in values.items()
+        }
+    return out

@@ -1,0 +1,146 @@
+"""The Makefile and CI workflow `gpuplat init` writes into a project."""
+
+from __future__ import annotations
+
+MAKEFILE = """\
+# Written by gpuplat init. Targets per environment: make plan ENV=dev
+ENV     ?= dev
+GPUPLAT ?= gpuplat
+
+.PHONY: validate render check plan apply destroy drift output
+
+validate:
+\t$(GPUPLAT) validate --strict
+
+render:
+\t$(GPUPLAT) render
+
+# The CI gate: the spec is valid and the committed Terraform is what it renders.
+check:
+\t$(GPUPLAT) validate --strict
+\t$(GPUPLAT) render --check
+
+# Exit code 10 means "the plan has changes"; make treats it as success here.
+plan:
+\t$(GPUPLAT) plan $(ENV) || test $$? -eq 10
+
+apply:
+\t$(GPUPLAT) apply $(ENV)
+
+destroy:
+\t$(GPUPLAT) destroy $(ENV)
+
+drift:
+\t$(GPUPLAT) drift $(ENV)
+
+output:
+\t$(GPUPLAT) output $(ENV)
+"""
+
+WORKFLOW = """\
+# Written by gpuplat init. Plans every environment on pull requests (the summary is kept as an
+# artifact for review) and, after merge, applies a fresh saved plan per environment in order.
+# Protect the `prod` environment in the repository settings so its job waits for a reviewer.
+name: gpuplat
+
+on:
+  pull_request:
+  push:
+    branches: [main]
+
+permissions:
+  contents: read
+
+concurrency:
+  group: gpuplat-${{ github.ref }}
+  cancel-in-progress: false
+
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      - uses: hashicorp/setup-terraform@v3
+        with:
+          terraform_version: "1.11.4"
+          terraform_wrapper: false
+      - run: pip install gpuplat
+      - run: gpuplat validate --strict
+      - run: gpuplat render --check
+
+  plan:
+    if: github.event_name == 'pull_request'
+    needs: check
+    runs-on: ubuntu-latest
+    strategy:
+      fail-fast: false
+      matrix:
+        env: [{envs}]
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      - uses: hashicorp/setup-terraform@v3
+        with:
+          terraform_version: "1.11.4"
+          terraform_wrapper: false
+      - run: pip install gpuplat
+      # Cloud credentials for planning go here (e.g. google-github-actions/auth or
+      # aws-actions/configure-aws-credentials with a read-only role).
+      - name: plan
+        run: |
+          set +e
+          gpuplat plan "${{ matrix.env }}" --json > "plan-${{ matrix.env }}.json"
+          code=$?
+          test $code -eq 0 -o $code -eq 10
+      - uses: actions/upload-artifact@v4
+        with:
+          name: plan-${{ matrix.env }}
+          path: plan-${{ matrix.env }}.json
+
+  apply:
+    if: github.event_name == 'push'
+    needs: check
+    runs-on: ubuntu-latest
+    strategy:
+      max-parallel: 1
+      matrix:
+        env: [{envs}]
+    environment: ${{ matrix.env }}
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      - uses: hashicorp/setup-terraform@v3
+        with:
+          terraform_version: "1.11.4"
+          terraform_wrapper: false
+      - run: pip install gpuplat
+      # Cloud credentials with write access go here.
+      - name: plan
+        run: |
+          set +e
+          gpuplat plan "${{ matrix.env }}" --json > "plan-${{ matrix.env }}.json"
+          code=$?
+          test $code -eq 0 -o $code -eq 10
+      - uses: actions/upload-artifact@v4
+        with:
+          name: applied-plan-${{ matrix.env }}
+          path: plan-${{ matrix.env }}.json
+      # Applies exactly the saved plan made above; refuses destroys of clusters, pools and data.
+      - run: gpuplat apply "${{ matrix.env }}" --yes
+"""
+
+
+def scaffold_files(envs: list[str]) -> dict[str, str]:
+    """Files init writes beside the spec: a Makefile and a GitHub Actions workflow."""
+    listing = ", ".join(envs)
+    return {
+        "Makefile": MAKEFILE,
+        ".github/workflows/gpuplat.yml": WORKFLOW.replace("{envs}", listing),
+    }

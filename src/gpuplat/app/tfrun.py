@@ -1,0 +1,56 @@
+"""Helpers shared by the commands that run Terraform: render binding and located errors."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+from gpuplat.app.render import unchanged
+from gpuplat.elements import Element, element_of, elements
+from gpuplat.errors import TerraformError
+from gpuplat.render.manifest import read_manifest
+from gpuplat.spec.load import EnvSpec
+from gpuplat.spec.locate import Locator
+from gpuplat.workspace import StageRoot
+
+
+def render_hash(root: Path, env: str) -> str | None:
+    """The render hash of an environment, or None when the spec changed since the render."""
+    if unchanged(root, [env]) is None:
+        return None
+    entry = read_manifest(root).envs.get(env)
+    return entry.render_hash if entry else None
+
+
+def located(exc: TerraformError, stage: StageRoot, env: EnvSpec | None = None) -> TerraformError:
+    """The same error, with each diagnostic pointing at the rendered file and the spec.
+
+    Terraform reports files relative to the root it ran in; people want the path in their
+    project, and — for resources gpuplat rendered from a spec element — where that element is
+    written in the spec.
+    """
+    table = elements(env.spec) if env is not None else {}
+    locator = Locator(env.tree, {"gpuplat.yaml": 0}) if env is not None else None
+    details: list[str] = []
+    for diag in exc.diagnostics:
+        where = ""
+        if diag.filename:
+            path = os.path.normpath(stage.root / diag.filename)
+            rel = os.path.relpath(path, stage.project)
+            where = f"{rel}:{diag.line or 0}:{diag.column or 0}"
+        spec = ""
+        if diag.address and locator is not None:
+            element: Element = element_of(diag.address, table)
+            if element.kind != "other":
+                spec = f"  (from {element.label()} at {locator.mark(element.path)})"
+        head = f"{diag.severity}: {diag.summary}"
+        details.append(head)
+        if where or diag.address:
+            details.append(f"  {where}  {diag.address or ''}".rstrip() + spec)
+        if diag.detail:
+            details.extend(f"  {line}" for line in diag.detail.splitlines() if line.strip())
+    if not details:
+        details = [line for line in exc.stderr_tail.splitlines()[-10:] if line.strip()]
+    message = f"terraform failed in {stage.env}/{stage.stage}: {exc.message}"
+    return replace(exc, message=message, details=tuple(details))

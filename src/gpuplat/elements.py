@@ -1,0 +1,72 @@
+"""Which spec element produced a Terraform address, so plans and errors speak the spec's terms."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from gpuplat.render.naming import module_label
+from gpuplat.spec.diagnostics import KeyPath
+from gpuplat.spec.model import Spec
+
+Kind = Literal["cluster", "pool", "platform", "workload", "other"]
+_MODULE = re.compile(r"^module\.([^.\[]+)")
+# Resource types whose loss loses something a rebuild does not bring back: a cluster and its
+# pools (capacity that may not be obtainable again), a workload's namespace (everything in it),
+# and stored data.
+PROTECTED_TYPES = {
+    "google_container_cluster": "cluster",
+    "aws_eks_cluster": "cluster",
+    "google_container_node_pool": "GPU pool",
+    "aws_eks_node_group": "GPU pool",
+    "kubernetes_namespace_v1": "workload namespace",
+    "kubernetes_persistent_volume_claim_v1": "stored data",
+    "google_storage_bucket": "stored data",
+    "aws_s3_bucket": "stored data",
+    "aws_ebs_volume": "stored data",
+    "google_compute_disk": "stored data",
+}
+
+
+@dataclass(frozen=True)
+class Element:
+    """A named thing of the spec that owns some Terraform resources."""
+
+    kind: Kind
+    name: str
+    path: KeyPath
+
+    def label(self) -> str:
+        return f"{self.kind} {self.name}"
+
+
+OTHER = Element("other", "-", ())
+
+
+def elements(spec: Spec) -> dict[str, Element]:
+    """Module labels of the rendered roots -> the spec element each one renders."""
+    out: dict[str, Element] = {}
+    for i, cluster in enumerate(spec.clusters):
+        element = Element("cluster", cluster.name, ("clusters", i))
+        out[module_label("cluster", cluster.name)] = element
+        out[module_label("network", cluster.name)] = element
+        out[module_label("platform", cluster.name)] = Element("platform", cluster.name, ("addons",))
+        for j, pool in enumerate(cluster.node_pools):
+            out[module_label("pool", cluster.name, pool.name)] = Element(
+                "pool", f"{cluster.name}/{pool.name}", ("clusters", i, "node_pools", j)
+            )
+    for k, workload in enumerate(spec.workloads):
+        for name in workload.clusters:
+            element = Element("workload", f"{workload.name}@{name}", ("workloads", k))
+            out[module_label("serve", workload.name, name)] = element
+            out[module_label("zero", workload.name, name)] = element
+    return out
+
+
+def element_of(address: str, table: dict[str, Element]) -> Element:
+    """The element that owns a resource address (``OTHER`` when none does)."""
+    match = _MODULE.match(address)
+    if match is None:
+        return OTHER
+    return table.get(match.group(1), OTHER)

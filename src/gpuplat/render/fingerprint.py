@@ -1,0 +1,90 @@
+"""Fingerprints of what a render depends on, so a render with nothing to do can skip the work.
+
+An environment's fingerprint covers gpuplat itself (its version, code, catalog and templates),
+the spec and the environment's overlay. A local cache (``.gpuplat/cache/render.json``, not
+committed: it depends on the installed gpuplat) keeps the fingerprint each environment was last
+rendered from; when nothing it covers changed and every file the manifest lists is still as
+written, a render has nothing to do and returns without loading the spec.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from gpuplat import __version__
+
+_SUFFIXES = {".py", ".yaml", ".json", ".j2"}
+
+
+def _tree(folder: Path, digest: hashlib._Hash) -> None:
+    for path in sorted(p for p in folder.rglob("*") if p.suffix in _SUFFIXES and p.is_file()):
+        digest.update(path.relative_to(folder).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+
+
+@cache
+def code_fingerprint() -> str:
+    """sha256 of gpuplat's version, code, catalog data and templates."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256(__version__.encode())
+    _tree(package, digest)
+    templates = package / "templates"
+    if not templates.is_dir():
+        templates = package.parents[1] / "templates"  # a source checkout
+    if templates.is_dir():
+        _tree(templates, digest)
+    return digest.hexdigest()
+
+
+def file_sha(path: Path) -> str | None:
+    """sha256 of a file's bytes, or None when it cannot be read."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def env_fingerprint(root: Path, env: str, overlay: str) -> str:
+    """Fingerprint of one environment's render inputs."""
+    digest = hashlib.sha256(code_fingerprint().encode())
+    for rel in ("gpuplat.yaml", overlay):
+        digest.update(f"\0{env}\0{rel}\0{file_sha(root / rel) or '-'}".encode())
+    return digest.hexdigest()
+
+
+CACHE = ".gpuplat/cache/render.json"
+
+
+@dataclass(frozen=True)
+class RenderCache:
+    """What the last successful render of a project was made from."""
+
+    declared: tuple[str, ...]
+    overlays: dict[str, str]
+    inputs: dict[str, str]
+
+
+def read_cache(root: Path) -> RenderCache | None:
+    """The render cache, or None when there is none or it cannot be read."""
+    try:
+        data = json.loads((root / CACHE).read_text(encoding="utf-8"))
+        return RenderCache(tuple(data["declared"]), dict(data["overlays"]), dict(data["inputs"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write_cache(root: Path, cache: RenderCache) -> None:
+    """Replace the render cache atomically (a torn cache would only cost a full render)."""
+    path = root / CACHE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"declared": list(cache.declared), "overlays": cache.overlays, "inputs": cache.inputs}
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(path)

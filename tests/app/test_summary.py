@@ -1,0 +1,164 @@
+"""Plans told in the spec's terms: elements, replace reasons, GPU deltas, protected changes.
+
+The plans here are written in the `terraform show -json` format (1.2) by hand: the google
+provider cannot run on this machine, so no real GKE plan can be recorded. The EKS tests record
+real plans against moto.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gpuplat.elements import element_of, elements
+from gpuplat.spec.load import load_project
+from gpuplat.summary import summarize
+from gpuplat.terraform import parse_plan
+from tests.support.cli import run
+
+
+def pool_values(
+    min_nodes: int, max_nodes: int, gpus: int, machine: str = "g2-standard-8"
+) -> dict[str, object]:
+    return {
+        "autoscaling": [{"total_min_node_count": min_nodes, "total_max_node_count": max_nodes}],
+        "node_config": [
+            {"machine_type": machine, "guest_accelerator": [{"count": gpus, "type": "nvidia-l4"}]}
+        ],
+        "node_locations": ["us-central1-a", "us-central1-c"],
+    }
+
+
+def change(
+    address: str, kind: str, actions: list[str], before: object, after: object, **extra: object
+) -> dict[str, object]:
+    _module, _, _rest = address.rpartition(".")
+    return {
+        "address": address,
+        "module_address": address.rsplit(".", 2)[0],
+        "mode": "managed",
+        "type": kind,
+        "name": address.rsplit(".", 1)[-1],
+        "provider_name": "registry.terraform.io/hashicorp/google",
+        "change": {"actions": actions, "before": before, "after": after, **extra},
+    }
+
+
+def plan_text(changes: list[dict[str, object]]) -> str:
+    return json.dumps(
+        {
+            "format_version": "1.2",
+            "terraform_version": "1.11.4",
+            "resource_changes": changes,
+            "applyable": True,
+            "complete": True,
+            "errored": False,
+        }
+    )
+
+
+def table(tmp_path: Path):  # type: ignore[no-untyped-def]
+    assert run("init", tmp_path).exit_code == 0
+    return elements(load_project(tmp_path, ["prod"]).envs["prod"].spec)
+
+
+def test_elements_map_module_addresses_to_the_spec(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    pool = element_of("module.pool_inference-us_l4-shared.google_container_node_pool.this", t)
+    assert (pool.kind, pool.name, pool.path) == (
+        "pool",
+        "inference-us/l4-shared",
+        ("clusters", 0, "node_pools", 0),
+    )
+    cluster = element_of("module.cluster_inference-us.google_container_cluster.this", t)
+    assert cluster.label() == "cluster inference-us"
+    workload = element_of("module.serve_chat_inference-us.kubernetes_deployment_v1.this[0]", t)
+    assert workload.label() == "workload chat@inference-us"
+    assert element_of("terraform_data.x", t).kind == "other"
+
+
+def test_pool_resize_and_gpu_delta(tmp_path: Path) -> None:
+    address = "module.pool_inference-us_l4-shared.google_container_node_pool.this"
+    plan = parse_plan(
+        plan_text(
+            [
+                change(
+                    address,
+                    "google_container_node_pool",
+                    ["update"],
+                    pool_values(1, 8, 1),
+                    pool_values(2, 16, 1),
+                )
+            ]
+        )
+    )
+    summary = summarize("prod", "infra", plan, table(tmp_path))
+    assert summary.counts == {"update": 1}
+    assert summary.gpus is not None
+    assert summary.gpus.text() == "GPUs at min: 1 -> 2 (+1); at max: 8 -> 16 (+8)"
+    assert summary.lines() == [
+        "  infra: 0 to create, 1 to update, 0 to replace, 0 to destroy",
+        "    pool inference-us/l4-shared  update   (1 update)",
+        "    GPUs at min: 1 -> 2 (+1); at max: 8 -> 16 (+8)",
+    ]
+    assert summary.protected() == []
+
+
+def test_replaced_pool_names_the_reason_and_is_protected(tmp_path: Path) -> None:
+    address = "module.pool_inference-us_l4-shared.google_container_node_pool.this"
+    plan = parse_plan(
+        plan_text(
+            [
+                change(
+                    address,
+                    "google_container_node_pool",
+                    ["delete", "create"],
+                    pool_values(0, 4, 1),
+                    pool_values(0, 4, 2, "g2-standard-24"),
+                    replace_paths=[["node_config", 0, "machine_type"]],
+                )
+            ]
+        )
+    )
+    summary = summarize("prod", "infra", plan, table(tmp_path))
+    assert summary.elements[0].reasons == [
+        "google_container_node_pool.this: node_config.0.machine_type forces replacement"
+    ]
+    assert summary.gpus is not None
+    assert (summary.gpus.max_before, summary.gpus.max_after) == (4, 8)
+    assert [(e.name, what, verb) for e, what, verb in summary.protected()] == [
+        ("inference-us/l4-shared", "GPU pool", "replace")
+    ]
+
+
+def test_destroyed_cluster_counts_no_gpus_after(tmp_path: Path) -> None:
+    address = "module.pool_inference-us_l4-shared.google_container_node_pool.this"
+    plan = parse_plan(
+        plan_text(
+            [change(address, "google_container_node_pool", ["delete"], pool_values(1, 8, 1), None)]
+        )
+    )
+    summary = summarize("prod", "infra", plan, table(tmp_path))
+    assert summary.gpus is not None
+    assert (summary.gpus.min_after, summary.gpus.max_after) == (0, 0)
+    assert summary.elements[0].headline() == "destroy"
+
+
+def test_json_form(tmp_path: Path) -> None:
+    address = "module.serve_chat_inference-us.kubernetes_deployment_v1.this[0]"
+    plan = parse_plan(
+        plan_text([change(address, "kubernetes_deployment_v1", ["create"], None, {})])
+    )
+    data = summarize("prod", "serving", plan, table(tmp_path)).to_json()
+    assert data["counts"] == {"create": 1}
+    assert data["gpus"] is None
+    assert data["elements"] == [
+        {
+            "kind": "workload",
+            "name": "chat@inference-us",
+            "action": "create",
+            "actions": {"create": 1},
+            "replace_reasons": [],
+            "resources": [{"address": address, "action": "create"}],
+        }
+    ]
