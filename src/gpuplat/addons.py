@@ -54,6 +54,9 @@ class AddonsPlan:
     wait_timeout_seconds: int
     kueue: bool
     leader_worker_set: bool
+    cluster_autoscaler: bool = False
+    """EKS: the Kubernetes cluster autoscaler (GKE scales its node pools itself)."""
+    region: str = ""
 
     def charts(self) -> dict[str, ChartPin]:
         """Pins of every chart this plan installs, by component name."""
@@ -74,6 +77,8 @@ class AddonsPlan:
             names.append("kueue")
         if self.leader_worker_set:
             names.append("leaderworkerset")
+        if self.cluster_autoscaler:
+            names.append("cluster-autoscaler")
         return {name: catalog.chart(name) for name in names}
 
 
@@ -117,6 +122,8 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         wait_timeout_seconds=max((w.load_time_budget for w in scale_to_zero), default=0),
         kueue=spec.addons.gang_scheduling.kueue,
         leader_worker_set=spec.addons.gang_scheduling.leader_worker_set,
+        cluster_autoscaler=cluster.cloud == "eks",
+        region=cluster.region,
     )
 
 

@@ -339,12 +339,18 @@ def destroy(app: App, env: str, stage: str | None, yes: bool, terraform_bin: str
 
 @cli.command()
 @click.argument("envs", nargs=-1, required=True)
+@click.option("--stage", type=click.Choice(["infra", "platform", "serving"]), default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print what drifted as JSON on stdout.")
 @click.option("--parallel", default=4, show_default=True)
 @_TERRAFORM_OPTION
 @click.pass_obj
 def drift(
-    app: App, envs: tuple[str, ...], as_json: bool, parallel: int, terraform_bin: str | None
+    app: App,
+    envs: tuple[str, ...],
+    stage: str | None,
+    as_json: bool,
+    parallel: int,
+    terraform_bin: str | None,
 ) -> int:
     """Refresh-only plan of ENV(s): exit 10 when the real world drifted from the state."""
     from gpuplat.app.lifecycle import drift_envs
@@ -356,6 +362,7 @@ def drift(
         envs,
         binary=terraform_binary(terraform_bin),
         progress=Progress(app.console, live=not as_json),
+        stage=stage,
         parallel=parallel,
     )
     if as_json:
@@ -372,16 +379,23 @@ def drift(
 
 @cli.command()
 @click.argument("env")
+@click.option("--stage", type=click.Choice(["infra", "platform", "serving"]), default=None)
 @click.option("--show-sensitive", is_flag=True, help="Print sensitive values too.")
 @_TERRAFORM_OPTION
 @click.pass_obj
-def output(app: App, env: str, show_sensitive: bool, terraform_bin: str | None) -> int:
+def output(
+    app: App, env: str, stage: str | None, show_sensitive: bool, terraform_bin: str | None
+) -> int:
     """Print the outputs of every stage of ENV as JSON."""
     from gpuplat.app.lifecycle import outputs
     from gpuplat.workspace import terraform_binary
 
     values = outputs(
-        app.root, env, binary=terraform_binary(terraform_bin), show_sensitive=show_sensitive
+        app.root,
+        env,
+        binary=terraform_binary(terraform_bin),
+        stage=stage,
+        show_sensitive=show_sensitive,
     )
     app.console.json(values)
     return 0

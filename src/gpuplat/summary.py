@@ -15,7 +15,6 @@ VERBS = {
     Action.REPLACE: "replace",
     Action.DELETE: "destroy",
 }
-_CA_GPU_TAG = "k8s.io/cluster-autoscaler/node-template/resources/nvidia.com/gpu"
 
 
 @dataclass
@@ -237,12 +236,7 @@ def _pool_gpus(kind: str, values: object) -> tuple[int, int] | None:
 
 
 def _eks_gpus(values: dict[str, object]) -> int | None:
-    tags = values.get("tags")
-    if isinstance(tags, dict) and isinstance(tags.get(_CA_GPU_TAG), str):
-        try:
-            return int(tags[_CA_GPU_TAG])
-        except ValueError:
-            pass
+    """Physical GPUs per node of a node group, from its instance type."""
     types = values.get("instance_types")
     if isinstance(types, list) and types and isinstance(types[0], str):
         shape = catalog.shape("eks", types[0])

@@ -196,6 +196,7 @@ def test_chart_pins() -> None:
         "dcgm-exporter",
         "keda",
         "keda-http-add-on",
+        "cluster-autoscaler",
         "kueue",
         "leaderworkerset",
         "nvidia-dra-driver",

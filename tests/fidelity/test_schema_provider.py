@@ -32,7 +32,11 @@ pytestmark = pytest.mark.terraform
 SETUP = REPO / "tools" / "schema-provider" / "setup.sh"
 BUILD = REPO / "build" / "schema-provider"
 GOLDEN = REPO / "tests" / "golden"
-GOLDEN_ROOTS = sorted(GOLDEN.glob("*/envs/*/infra"))
+GOLDEN_ROOTS = sorted(
+    p
+    for p in GOLDEN.glob("*/envs/*/*")
+    if p.is_dir() and p.name in ("infra", "platform", "serving")
+)
 PROVIDERS = {"google": "6.50.0", "kubernetes": "2.38.0", "helm": "3.0.2"}
 
 
@@ -419,7 +423,24 @@ def test_golden_roots_validate(cli_config: Path, tmp_path: Path, infra: Path) ->
     copy = tmp_path / project.name
     shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".terraform"))
     workdir = copy / infra.relative_to(project)
-    assert_valid(init_and_validate(cli_config, workdir))
+    assert_valid(init_and_validate(with_real_aws(cli_config, tmp_path), workdir))
+
+
+def with_real_aws(stand_ins: Path, tmp_path: Path) -> Path:
+    """The stand-ins' CLI config plus the real hashicorp/aws provider from its mirror (EKS roots)."""
+    from tests.support.realparts import aws_provider_mirror
+
+    text = stand_ins.read_text(encoding="utf-8")
+    block = (
+        "  filesystem_mirror {\n"
+        f'    path    = "{aws_provider_mirror()}"\n'
+        '    include = ["registry.terraform.io/hashicorp/aws"]\n'
+        "  }\n"
+    )
+    combined = text.replace("provider_installation {\n", "provider_installation {\n" + block, 1)
+    path = tmp_path / "terraformrc"
+    path.write_text(combined, encoding="utf-8")
+    return path
 
 
 def test_golden_roots_exist() -> None:

@@ -16,7 +16,17 @@ from gpuplat.app.render import render_project
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "golden"
-SKIP_PARTS = {".terraform", "locks", "tmp", "state", "plans", ".plans", "tfdata", "cache", "plugin-cache"}
+SKIP_PARTS = {
+    ".terraform",
+    "locks",
+    "tmp",
+    "state",
+    "plans",
+    ".plans",
+    "tfdata",
+    "cache",
+    "plugin-cache",
+}
 # What the repository root holds of the default example (the rest of the root is the product).
 REPO_ROOT_ITEMS = ("gpuplat.yaml", "envs", "modules", ".gpuplat/schema")
 

@@ -123,6 +123,7 @@ def drift_envs(
     *,
     binary: TerraformBinary,
     progress: Progress,
+    stage: str | None = None,
     parallel: int = 4,
 ) -> list[DriftResult]:
     """A refresh-only plan of every stage of every environment; nothing is saved or applied."""
@@ -132,7 +133,7 @@ def drift_envs(
         out = DriftResult(env)
         try:
             with locking.hold(root, f"env-{env}", f"cannot check {env} for drift"):
-                for one in stages(root, env):
+                for one in stages(root, env, stage):
                     tracker = progress.stage(f"{env}/{one.stage}", "refreshing")
                     tf = one.terraform(binary)
                     try:
@@ -151,12 +152,17 @@ def drift_envs(
 
 
 def outputs(
-    root: Path, env: str, *, binary: TerraformBinary, show_sensitive: bool = False
+    root: Path,
+    env: str,
+    *,
+    binary: TerraformBinary,
+    stage: str | None = None,
+    show_sensitive: bool = False,
 ) -> dict[str, dict[str, object]]:
     """Every stage's outputs (sensitive values redacted unless asked for)."""
     load_project(root, [env])
     out: dict[str, dict[str, object]] = {}
-    for one in stages(root, env):
+    for one in stages(root, env, stage):
         tf = one.terraform(binary)
         try:
             tf.init()

@@ -27,6 +27,11 @@ def platform_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
         },
         "kueue": plan.kueue,
         "leader_worker_set": plan.leader_worker_set,
+        "cluster_autoscaler": {
+            "enabled": plan.cluster_autoscaler,
+            "cluster_name": cluster.name,
+            "region": plan.region,
+        },
         "charts": {
             name: {"repository": pin.repository, "chart": pin.chart, "version": pin.version}
             for name, pin in plan.charts().items()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from gpuplat.render import gke
+from gpuplat.render import eks, gke
 from gpuplat.render.backend import backend_block
 from gpuplat.render.kube import cluster_access, infra_state
 from gpuplat.render.modules import ModuleTemplate, locked_module, released_module, sha256
@@ -16,13 +16,14 @@ from gpuplat.render.templates import environment
 from gpuplat.spec.load import EnvSpec
 
 PROVIDERS: dict[str, tuple[str, str]] = {
+    "aws": ("hashicorp/aws", ">= 5.100, < 7"),
     "google": ("hashicorp/google", ">= 6.50, < 8"),
     "helm": ("hashicorp/helm", ">= 3.0, < 4"),
     "kubernetes": ("hashicorp/kubernetes", ">= 2.38, < 3"),
 }
 TERRAFORM_VERSION = ">= 1.10"
 FILES = ("versions.tf", "backend.tf", "providers.tf", "main.tf", "outputs.tf")
-CLOUD_PROVIDER = {"gke": "google"}
+CLOUD_PROVIDER = {"gke": "google", "eks": "aws"}
 
 
 @dataclass
@@ -89,10 +90,21 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
 
 
 def _infra(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
-    clusters = [gke.cluster_view(env, c) for c in env.spec.clusters if c.cloud == "gke"]
-    modules = {"gke-cluster", "gke-gpu-node-pool"} if clusters else set()
+    aws, aliases = eks.aws_providers(env)
+    clusters: list[dict[str, object]] = []
+    modules: set[str] = set()
+    for cluster in env.spec.clusters:
+        if cluster.cloud == "gke":
+            clusters.append(gke.cluster_view(env, cluster))
+            modules |= {"gke-cluster", "gke-gpu-node-pool"}
+        elif cluster.cloud == "eks":
+            clusters.append(eks.cluster_view(env, cluster, aliases[cluster.name]))
+            modules |= {"eks-cluster", "eks-gpu-node-group"}
+            if cluster.network.vpc_cidr is not None:
+                modules.add("eks-network")
     providers = {CLOUD_PROVIDER[c.cloud] for c in env.spec.clusters if c.cloud in CLOUD_PROVIDER}
-    return {"clusters": clusters}, modules, providers
+    tags = eks.default_tags(env)
+    return {"clusters": clusters, "aws_providers": [p.view(tags) for p in aws]}, modules, providers
 
 
 def _platform(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
@@ -21,6 +22,14 @@ _GCP_PROJECT = re.compile(r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$")
 _AWS_ACCOUNT = re.compile(r"^\d{12}$")
 _GUID = re.compile(r"^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
 _ACCOUNT_BLOCK = {"gke": "gcp", "eks": "aws", "aks": "azure"}
+_IAM_PRINCIPAL = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+$")
+_KMS_KEY = re.compile(r"^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:(key|alias)/[\w/-]+$")
+_VPC_ID = re.compile(r"^vpc-[0-9a-f]{8,17}$")
+_SUBNET_ID = re.compile(r"^subnet-[0-9a-f]{8,17}$")
+_EC2_TYPE = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9]+$")
+EKS_VPC_PREFIXES = (16, 20)
+"""vpc_cidr sizes gpuplat carves: 1/8 per zone for nodes and pods, the last 1/8 for public subnets."""
+EKS_MAX_ZONES = 6
 
 
 def zone_ok(cloud: str, region: str, zone: str) -> bool:
@@ -66,6 +75,13 @@ def _cluster(spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator) -> Itera
         )
     yield from _kubernetes(spec, cluster, base, loc)
     yield from _network(cluster, base, loc)
+    system_type = cluster.system_pool.machine_type
+    if cloud == "eks" and system_type is not None and not _EC2_TYPE.match(system_type):
+        yield loc.error(
+            (*base, "system_pool", "machine_type"),
+            f'"{system_type}" is not an EC2 instance type',
+            "EKS system nodes need an EC2 type such as m6i.large",
+        )
     if cluster.system_pool.min_nodes > cluster.system_pool.max_nodes:
         yield loc.error(
             (*base, "system_pool", "min_nodes"),
@@ -117,17 +133,65 @@ def _accounts(cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnos
             )
         elif not _GUID.match(cluster.azure.subscription_id):
             yield loc.error((*base, "azure", "subscription_id"), "subscription_id is not a GUID")
-    if (
-        cluster.cloud == "eks"
-        and cluster.aws is not None
-        and cluster.aws.account_id is not None
-        and not _AWS_ACCOUNT.match(cluster.aws.account_id)
-    ):
+    if cluster.cloud == "eks" and cluster.aws is not None:
+        yield from _aws(cluster, (*base, "aws"), loc)
+
+
+def _aws(cluster: Cluster, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    aws = cluster.aws
+    assert aws is not None
+    if aws.account_id is not None and not _AWS_ACCOUNT.match(aws.account_id):
         yield loc.error(
-            (*base, "aws", "account_id"),
-            f'"{cluster.aws.account_id}" is not a 12-digit AWS account id',
+            (*path, "account_id"),
+            f'"{aws.account_id}" is not a 12-digit AWS account id',
             'quote it so leading zeros stay: "012345678901"',
         )
+    if aws.endpoint is not None:
+        problem = endpoint_problem(aws.endpoint)
+        if problem:
+            yield loc.error(
+                (*path, "endpoint"),
+                f'aws.endpoint "{aws.endpoint}" is not an http(s) URL: {problem}',
+                "e.g. http://localhost:4566 (LocalStack) or http://127.0.0.1:5000 (moto)",
+            )
+        elif aws.account_id is not None:
+            yield loc.warning(
+                (*path, "account_id"),
+                "account_id is not enforced while aws.endpoint is set",
+                "an emulator has no real account: the provider skips the account lookup, so "
+                "it cannot refuse other accounts; set account_id where the endpoint is unset",
+            )
+    for k, arn in enumerate(aws.admins):
+        if not _IAM_PRINCIPAL.match(arn):
+            yield loc.error(
+                (*path, "admins", k),
+                f'"{arn}" is not an IAM role or user ARN',
+                "e.g. arn:aws:iam::123456789012:role/platform-admins",
+            )
+    if aws.kms_key_arn is not None and not _KMS_KEY.match(aws.kms_key_arn):
+        yield loc.error(
+            (*path, "kms_key_arn"),
+            f'"{aws.kms_key_arn}" is not a KMS key ARN',
+            "e.g. arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+        )
+
+
+def endpoint_problem(url: str) -> str | None:
+    """Why ``url`` cannot be an AWS API endpoint, or None."""
+    if url != url.strip() or any(c.isspace() for c in url):
+        return "it contains white space"
+    parsed = urlsplit(url)
+    if parsed.scheme not in ("http", "https"):
+        return "it must start with http:// or https://"
+    if not parsed.hostname:
+        return "it has no host"
+    try:
+        _ = parsed.port
+    except ValueError:
+        return "its port is not a number from 0 to 65535"
+    if parsed.query or parsed.fragment:
+        return "it must not have a query or fragment"
+    return None
 
 
 def _kubernetes(spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
@@ -142,6 +206,12 @@ def _kubernetes(spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator) -> It
                 f'"{k8s.version}" is not a Kubernetes version',
                 'write "1.34" (quoted)',
             )
+    if parsed is not None and cluster.cloud == "eks" and k8s.version != f"{parsed[0]}.{parsed[1]}":
+        yield loc.error(
+            (*path, "version"),
+            f'EKS takes a major.minor Kubernetes version, not "{k8s.version}"',
+            f'write "{parsed[0]}.{parsed[1]}" (EKS picks the patch release)',
+        )
     if k8s.release_channel is not None and cluster.cloud != "gke":
         yield loc.error(
             (*path, "release_channel"),
@@ -210,6 +280,13 @@ def _network(cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnost
                     "GKE uses network and subnetwork",
                     at_key=True,
                 )
+    if cluster.cloud != "eks" and not net.public_endpoint:
+        yield loc.error(
+            (*path, "public_endpoint"),
+            "public_endpoint is an EKS setting",
+            "remove it",
+            at_key=True,
+        )
     elif cluster.cloud == "eks":
         if net.subnetwork is not None or net.control_plane_cidr is not None:
             key = "subnetwork" if net.subnetwork is not None else "control_plane_cidr"
@@ -231,6 +308,79 @@ def _network(cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnost
                 "vpc_cidr creates a VPC; network names an existing one",
                 "keep one of them",
             )
+        yield from _eks_network(cluster, path, loc)
+
+
+def _eks_network(cluster: Cluster, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    net = cluster.network
+    if net.network is None and net.vpc_cidr is None:
+        if net.subnet_ids:
+            yield loc.error(
+                (*path, "subnet_ids"),
+                "subnet_ids need network, the id of the VPC they are in",
+                "add network: vpc-...",
+            )
+        else:
+            yield loc.error(
+                path,
+                f'EKS cluster "{cluster.name}" needs a network',
+                "set network.vpc_cidr (gpuplat creates a VPC) or network.network with "
+                "network.subnet_ids (an existing VPC)",
+            )
+    if net.network is not None and not _VPC_ID.match(net.network):
+        yield loc.error(
+            (*path, "network"),
+            f'"{net.network}" is not a VPC id',
+            "EKS network is the id of an existing VPC, e.g. vpc-0123456789abcdef0",
+        )
+    for k, subnet in enumerate(net.subnet_ids):
+        if not _SUBNET_ID.match(subnet):
+            yield loc.error(
+                (*path, "subnet_ids", k),
+                f'"{subnet}" is not a subnet id',
+                "e.g. subnet-0123456789abcdef0",
+            )
+    if net.network is not None and len(net.subnet_ids) == 1:
+        yield loc.error(
+            (*path, "subnet_ids"),
+            "EKS needs subnets in at least two availability zones; one is given",
+            "list private subnets of two or more zones",
+        )
+    if net.vpc_cidr is not None:
+        yield from _new_vpc(cluster, path, loc)
+    if not net.public_endpoint and net.authorized_networks:
+        yield loc.error(
+            (*path, "authorized_networks"),
+            "authorized_networks limit the public endpoint, and public_endpoint is false",
+            "remove authorized_networks, or set public_endpoint: true",
+        )
+
+
+def _new_vpc(cluster: Cluster, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    cidr = cluster.network.vpc_cidr
+    assert cidr is not None
+    try:
+        prefix = ipaddress.IPv4Network(cidr, strict=True).prefixlen
+    except ValueError:
+        prefix = None  # reported as not a CIDR
+    low, high = EKS_VPC_PREFIXES
+    if prefix is not None and not low <= prefix <= high:
+        yield loc.error(
+            (*path, "vpc_cidr"),
+            f"vpc_cidr must be a /{low} to /{high}, not /{prefix}",
+            "every pod takes a VPC address (the VPC CNI): a /16 leaves room to grow",
+        )
+    zones = cluster.zones
+    if len(zones) < 2 or len(zones) > EKS_MAX_ZONES:
+        yield loc.error(
+            (*path[:-1], "zones") if zones else (*path, "vpc_cidr"),
+            f"a new VPC needs 2 to {EKS_MAX_ZONES} zones for its subnets; "
+            f"the cluster lists {len(zones)}",
+            f"EKS runs its control plane in at least two zones: e.g. zones: "
+            f"[{cluster.region}a, {cluster.region}b]",
+        )
+    elif len(set(zones)) != len(zones):
+        yield loc.error((*path[:-1], "zones"), "zones are listed more than once", "list each once")
 
 
 def _zone_hint(cloud: str, region: str) -> str:

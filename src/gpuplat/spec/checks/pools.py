@@ -21,6 +21,7 @@ _RESERVED_PREFIXES = (
     "eks.amazonaws.com/",
     "kubernetes.azure.com/",
 )
+_EC2_RESERVATION = re.compile(r"^cr-[0-9a-f]{8,17}$")
 _LABEL_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$")
 _DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _IMAGES = {
@@ -290,6 +291,10 @@ def _capacity(
             "an EKS reservation pool needs the capacity reservation or capacity block id",
             'e.g. reservation: "cr-0123456789abcdef0"',
         )
+    if cloud == "eks":
+        yield from _ec2_capacity(cluster, pool, base, loc)
+    elif cap.block:
+        yield loc.error((*path, "block"), "block is an EKS setting", "remove it", at_key=True)
     if cap.reservation_project is not None and cloud != "gke":
         yield loc.error(
             (*path, "reservation_project"),
@@ -353,6 +358,43 @@ def _capacity(
                 )
 
 
+def _ec2_capacity(
+    cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """EC2 capacity reservations and Capacity Blocks for ML."""
+    cap = pool.capacity
+    path = (*base, "capacity")
+    if cap.block and cap.type != "reservation":
+        yield loc.error(
+            (*path, "block"),
+            "block: true describes a reservation, but the pool's type is " + cap.type,
+            "set type: reservation and the capacity block id under reservation",
+        )
+    if cap.type != "reservation" or cap.reservation is None:
+        return
+    if not _EC2_RESERVATION.match(cap.reservation):
+        yield loc.error(
+            (*path, "reservation"),
+            f'"{cap.reservation}" is not an EC2 capacity reservation id',
+            "capacity reservations and capacity blocks have ids like cr-0123456789abcdef0",
+        )
+    zones = pool.zones if pool.zones is not None else cluster.zones
+    if len(zones) != 1:
+        have = f"{len(zones)} zones" if zones else "no zone set"
+        yield loc.error(
+            (*base, "zones") if pool.zones is not None else (*path, "reservation"),
+            f"an EC2 capacity reservation is in one availability zone; pool has {have}",
+            "set the pool's zones to the reservation's zone",
+        )
+    if cap.block and pool.autoscaling.min_nodes > 0:
+        yield loc.warning(
+            (*base, "autoscaling", "min_nodes"),
+            f"capacity block nodes run only while the block is active; min_nodes "
+            f"{pool.autoscaling.min_nodes} keeps the node group launching outside it",
+            "set min_nodes: 0 and let the autoscaler add nodes while the block is active",
+        )
+
+
 def _placement(
     cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
 ) -> Iterator[Diagnostic]:
@@ -360,6 +402,17 @@ def _placement(
     for z, zone in enumerate(pool.zones or ()):
         if not zone_ok(cluster.cloud, cluster.region, zone):
             yield loc.error((*base, "zones", z), f'zone "{zone}" is not in region {cluster.region}')
+        elif (
+            cluster.cloud == "eks"
+            and cluster.network.vpc_cidr is not None
+            and cluster.zones
+            and zone not in cluster.zones
+        ):
+            yield loc.error(
+                (*base, "zones", z),
+                f'zone "{zone}" has no subnet in the new VPC of cluster "{cluster.name}"',
+                f"use one of the cluster's zones ({', '.join(cluster.zones)}), or add it there",
+            )
     if pool.placement.compact and len(zones) != 1:
         have = f"{len(zones)} zones" if zones else "no zone set"
         yield loc.error(
@@ -416,6 +469,13 @@ def _node_settings(
                 f"{pool.machine_type} does not support EFA",
                 "use p4d/p5/g6e-class instances for EFA, or remove efa",
             )
+    if cloud == "eks" and pool.driver.install == "none" and pool.image is not None:
+        yield loc.error(
+            (*base, "image"),
+            f"{pool.image} ships the NVIDIA driver, and driver.install is none",
+            "remove image: with driver.install: none the nodes get the standard AL2023 AMI "
+            "and the GPU Operator installs the driver; or set driver.install: managed",
+        )
     plugin = device_plugin(spec, cluster)
     if pool.driver.install == "none" and plugin not in ("gpu-operator", "dra"):
         yield loc.error(

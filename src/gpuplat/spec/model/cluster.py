@@ -38,6 +38,11 @@ class Capacity(SpecModel):
         None,
         description="flex-start only: how long a node may run before it is reclaimed (at most 7d).",
     )
+    block: bool = Field(
+        False,
+        description="EKS: the reservation is an EC2 Capacity Block for ML (GPU instances "
+        "reserved for a fixed window), not an On-Demand Capacity Reservation.",
+    )
 
 
 class Autoscaling(SpecModel):
@@ -191,6 +196,22 @@ class AwsAccount(SpecModel):
     account_id: str | None = Field(
         None, description="12-digit AWS account id; when set, Terraform refuses other accounts."
     )
+    endpoint: str | None = Field(
+        None,
+        description="One URL for every AWS API the infra stage calls, for an emulator such as "
+        "LocalStack or moto (e.g. http://localhost:4566). Credentials still come from the "
+        "environment.",
+    )
+    admins: list[str] = Field(
+        default_factory=list,
+        description="IAM role or user ARNs given cluster-admin through EKS access entries "
+        "(the identity that creates the cluster always is).",
+    )
+    kms_key_arn: str | None = Field(
+        None,
+        description="KMS key ARN that envelope-encrypts Kubernetes secrets. Default: EKS's own "
+        "encryption at rest.",
+    )
 
 
 class AzureAccount(SpecModel):
@@ -221,6 +242,11 @@ class Network(SpecModel):
         None, description="EKS: CIDR of a new VPC gpuplat creates when no network is given."
     )
     private_nodes: bool = Field(False, description="Nodes get no public IP addresses.")
+    public_endpoint: bool = Field(
+        True,
+        description="EKS: the Kubernetes API is also reachable from the internet (limited to "
+        "authorized_networks when given); false: only from inside the VPC.",
+    )
     control_plane_cidr: str | None = Field(
         None, description="GKE private clusters: the /28 range of the control plane."
     )

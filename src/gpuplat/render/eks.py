@@ -1,0 +1,252 @@
+"""EKS: what the infra stage passes to the eks-network, eks-cluster and eks-gpu-node-group
+modules, and the aws provider configurations it needs.
+
+Every value here is plain data; the templates write it through the one quoting function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpuplat.addons import pool_labels
+from gpuplat.render.gke import TAINT_EFFECT, resource_labels
+from gpuplat.render.hcl import expr, raw
+from gpuplat.render.naming import module_label
+from gpuplat.spec.load import EnvSpec
+from gpuplat.spec.model import Cluster, NodePool
+from gpuplat.spec.resolve import device_plugin, resolve_pool, version_tuple
+
+DEFAULT_KUBERNETES_VERSION = "1.34"
+"""What a cluster runs when the spec names no version (also the eks-cluster module's default).
+
+The root always passes the version, so a later gpuplat with a newer default never upgrades an
+existing cluster by itself.
+"""
+DEFAULT_SYSTEM_INSTANCE = "m6i.large"
+AWS_SERVICES = ("autoscaling", "ec2", "eks", "iam", "logs", "sts")
+"""Every AWS API the EKS modules call; an ``aws.endpoint`` serves all of them."""
+_GRAVITON = ("a1.", "c6g", "c7g", "c8g", "m6g", "m7g", "m8g", "r6g", "r7g", "r8g", "t4g")
+
+
+@dataclass(frozen=True)
+class AwsProvider:
+    """One ``provider "aws"`` block of an infra root."""
+
+    alias: str | None
+    region: str
+    account_id: str | None
+    endpoint: str | None
+
+    def view(self, default_tags: dict[str, str]) -> dict[str, object]:
+        """What providers.tf.j2 writes."""
+        return {
+            "alias": self.alias,
+            "region": self.region,
+            # Against an emulator the provider skips the account lookup, so it cannot check one.
+            "allowed_account_ids": [self.account_id]
+            if self.account_id and not self.endpoint
+            else None,
+            "endpoint": self.endpoint,
+            "endpoints": dict.fromkeys(AWS_SERVICES, self.endpoint) if self.endpoint else None,
+            "default_tags": default_tags,
+        }
+
+
+def _provider_key(cluster: Cluster) -> tuple[str, str | None, str | None]:
+    aws = cluster.aws
+    return (
+        cluster.region,
+        aws.account_id if aws is not None else None,
+        aws.endpoint if aws is not None else None,
+    )
+
+
+def aws_providers(env: EnvSpec) -> tuple[list[AwsProvider], dict[str, str | None]]:
+    """The aws providers of an environment's EKS clusters, and the alias each cluster uses.
+
+    One provider per region (and account or endpoint, when clusters in one region differ in
+    them). A single provider has no alias; several all get one, named after the region.
+    """
+    keys: list[tuple[str, str | None, str | None]] = []
+    for cluster in env.spec.clusters:
+        if cluster.cloud == "eks" and _provider_key(cluster) not in keys:
+            keys.append(_provider_key(cluster))
+    keys.sort(key=lambda k: (k[0], k[1] or "", k[2] or ""))
+    providers: dict[tuple[str, str | None, str | None], AwsProvider] = {}
+    seen: dict[str, int] = {}
+    for key in keys:
+        alias = None
+        if len(keys) > 1:
+            base = key[0].replace("-", "_")
+            seen[base] = seen.get(base, 0) + 1
+            alias = base if seen[base] == 1 else f"{base}_{seen[base]}"
+        providers[key] = AwsProvider(alias, *key)
+    aliases = {
+        c.name: providers[_provider_key(c)].alias for c in env.spec.clusters if c.cloud == "eks"
+    }
+    return list(providers.values()), aliases
+
+
+def default_tags(env: EnvSpec) -> dict[str, str]:
+    """Tags the aws provider puts on everything Terraform creates."""
+    return {"managed-by": "gpuplat", "gpuplat-project": env.spec.project, "gpuplat-env": env.name}
+
+
+def kubernetes_version(cluster: Cluster) -> str:
+    """major.minor of the control plane: EKS takes no patch version (the checks refuse one)."""
+    if cluster.kubernetes.version is None:
+        return DEFAULT_KUBERNETES_VERSION
+    parsed = version_tuple(cluster.kubernetes.version)
+    return f"{parsed[0]}.{parsed[1]}" if parsed else cluster.kubernetes.version
+
+
+def system_ami(instance_type: str) -> str:
+    """AMI type of the CPU system node group: AL2023 for the instance's architecture."""
+    arm = instance_type.startswith(_GRAVITON)
+    return "AL2023_ARM_64_STANDARD" if arm else "AL2023_x86_64_STANDARD"
+
+
+def cluster_view(env: EnvSpec, cluster: Cluster, alias: str | None) -> dict[str, object]:
+    """The eks-network (new VPC), eks-cluster and eks-gpu-node-group calls of one cluster."""
+    network = cluster.network
+    aws = cluster.aws
+    module = module_label("cluster", cluster.name)
+    tags = resource_labels(env, cluster)
+    network_call: dict[str, object] | None = None
+    if network.vpc_cidr is not None:
+        network_module = module_label("network", cluster.name)
+        network_call = {
+            "module": network_module,
+            "args": {
+                "name": cluster.name,
+                "vpc_cidr": network.vpc_cidr,
+                "zones": list(cluster.zones),
+                # Protected (prod-like) environments keep their egress when one zone fails.
+                "nat_gateways": "per_zone" if env.protected else "single",
+                "tags": tags,
+            },
+        }
+        cluster_network: dict[str, object] = {
+            "vpc_id": raw(f"module.{network_module}.vpc_id"),
+            "subnet_ids": raw(f"module.{network_module}.private_subnet_ids"),
+        }
+        zones_ref = f"module.{network_module}.subnet_ids_by_zone"
+    else:
+        cluster_network = {"vpc_id": network.network, "subnet_ids": list(network.subnet_ids)}
+        zones_ref = f"module.{module}.subnet_ids_by_zone"
+    system_type = cluster.system_pool.machine_type or DEFAULT_SYSTEM_INSTANCE
+    public_cidrs = [a.cidr for a in network.authorized_networks] or ["0.0.0.0/0"]
+    args: dict[str, object] = {
+        "name": cluster.name,
+        "kubernetes_version": kubernetes_version(cluster),
+        "network": cluster_network,
+        "endpoint": {
+            "public": network.public_endpoint,
+            "public_cidrs": public_cidrs if network.public_endpoint else [],
+        },
+        "admins": list(aws.admins) if aws is not None else [],
+        "secrets_kms_key_arn": aws.kms_key_arn if aws is not None else None,
+        "system_pool": {
+            "instance_type": system_type,
+            "ami_type": system_ami(system_type),
+            "min_nodes": cluster.system_pool.min_nodes,
+            "max_nodes": cluster.system_pool.max_nodes,
+        },
+        "tags": tags,
+    }
+    return {
+        "cloud": "eks",
+        "name": cluster.name,
+        "module": module,
+        "region": cluster.region,
+        "provider": alias,
+        "network": network_call,
+        "args": args,
+        "pools": [pool_view(env, cluster, pool, module, zones_ref) for pool in cluster.node_pools],
+    }
+
+
+def ami_type(arch: str, image: str | None, driver: str) -> str:
+    """The pool's AMI type: the spec's, else the GPU AMI of the instance's architecture.
+
+    With ``driver.install: none`` something else (the GPU Operator) installs the driver, so the
+    node gets the standard AL2023 AMI, which has none to conflict with.
+    """
+    if image is not None:
+        return image
+    cpu = "ARM_64" if arch == "arm64" else "x86_64"
+    return f"AL2023_{cpu}_STANDARD" if driver == "none" else f"AL2023_{cpu}_NVIDIA"
+
+
+def capacity_view(pool: NodePool) -> dict[str, object]:
+    """The node group's capacity: ON_DEMAND, SPOT or CAPACITY_BLOCK, with a reservation."""
+    cap = pool.capacity
+    if cap.type == "spot":
+        return {"type": "SPOT"}
+    if cap.type == "reservation":
+        return {
+            "type": "CAPACITY_BLOCK" if cap.block else "ON_DEMAND",
+            "reservation_id": cap.reservation,
+        }
+    return {"type": "ON_DEMAND"}
+
+
+def pool_view(
+    env: EnvSpec, cluster: Cluster, pool: NodePool, cluster_module: str, zones_ref: str
+) -> dict[str, object]:
+    """The eks-gpu-node-group call of one pool.
+
+    ``zones_ref`` is the expression of the zone -> subnet ids map a pool pinned to zones picks
+    its subnets from: the new VPC's (known when planning) or the cluster module's.
+    """
+    gpu = resolve_pool(cluster, pool)
+    assert gpu.gpus_per_node is not None  # the checks refuse a pool whose GPU count is unknown
+    shape = gpu.shape
+    ref = f"module.{cluster_module}"
+    if pool.zones:
+        # The zone names reach this expression through expr(), i.e. the one quoting function.
+        zones = expr(list(pool.zones))
+        subnets = raw(f"flatten([for zone in {zones} : {zones_ref}[zone]])")
+    else:
+        subnets = raw(f"{ref}.subnet_ids")
+    args: dict[str, object] = {
+        "cluster_name": raw(f"{ref}.name"),
+        "kubernetes_version": raw(f"{ref}.kubernetes_version"),
+        "node_role_arn": raw(f"{ref}.node_role_arn"),
+        "subnet_ids": subnets,
+        "name": pool.name,
+        "instance_type": pool.machine_type,
+        "ami_type": ami_type(shape.arch if shape else "x86_64", pool.image, pool.driver.install),
+        "gpus_per_node": gpu.gpus_per_node,
+        # What one node advertises as nvidia.com/gpu: shared or MIG slices count, not GPUs.
+        # Under DRA, GPUs are claimed through ResourceSlices instead.
+        "advertised_gpus": 0 if device_plugin(env.spec, cluster) == "dra" else gpu.units_per_node,
+        "capacity": capacity_view(pool),
+        "scaling": {
+            "min_nodes": pool.autoscaling.min_nodes,
+            "max_nodes": pool.autoscaling.max_nodes,
+        },
+        "disk": {"size_gb": pool.disk.size_gb, "type": pool.disk.type or "gp3"},
+        "labels": pool_labels(env.spec, cluster, pool),
+        "taints": [
+            {"key": t.key, "value": t.value, "effect": TAINT_EFFECT[t.effect]} for t in pool.taints
+        ],
+    }
+    if pool.efa:
+        interfaces = shape.efa_interfaces if shape is not None and shape.efa_interfaces else 1
+        args["efa"] = {
+            "interfaces": interfaces,
+            "vpc_id": raw(f"{ref}.vpc_id"),
+            "security_group_ids": [raw(f"{ref}.cluster_security_group_id")],
+        }
+    if pool.placement.compact:
+        args["compact_placement"] = True
+    args["tags"] = resource_labels(env, cluster)
+    return {
+        "name": pool.name,
+        "module": module_label("pool", cluster.name, pool.name),
+        "machine_type": pool.machine_type,
+        "accelerator": gpu.accelerator,
+        "gpus_per_node": gpu.gpus_per_node,
+        "args": args,
+    }
