@@ -38,8 +38,23 @@ def _summary(meta: saved.SavedPlan) -> StageSummary:
     return out
 
 
-def _protected(meta: saved.SavedPlan) -> list[tuple[str, str, str]]:
-    """(element name, what it is, verb) of every protected destroy/replace in a saved plan."""
+@dataclass(frozen=True)
+class Protected:
+    """A destroy or replace of something that cannot simply be rebuilt."""
+
+    name: str
+    """The spec element's name: what --allow-destroy takes."""
+    element: str
+    what: str
+    address: str
+    verb: str
+
+    def line(self, stage: str) -> str:
+        return f"{self.verb}s {self.what} {self.address} of {self.element} {self.name} ({stage})"
+
+
+def _protected(meta: saved.SavedPlan) -> list[Protected]:
+    """Every protected destroy or replace in a saved plan."""
     from gpuplat.elements import PROTECTED_TYPES
     from gpuplat.summary import _type_of
 
@@ -49,10 +64,12 @@ def _protected(meta: saved.SavedPlan) -> list[tuple[str, str, str]]:
         if not isinstance(element, dict):
             continue
         for resource in element.get("resources", []):
-            kind = PROTECTED_TYPES.get(_type_of(str(resource.get("address", ""))))
-            verb = resource.get("action")
-            if kind is not None and verb in ("destroy", "replace"):
-                out.append((str(element.get("name")), kind, str(verb)))
+            address = str(resource.get("address", ""))
+            what = PROTECTED_TYPES.get(_type_of(address))
+            verb = str(resource.get("action"))
+            if what is not None and verb in ("destroy", "replace"):
+                name, kind = str(element.get("name")), str(element.get("kind"))
+                out.append(Protected(name, kind, what, address, verb))
     return out
 
 
@@ -107,17 +124,18 @@ def apply_env(
 def _check_destroys(
     env: str, found: list[tuple[StageRoot, saved.SavedPlan]], allow: Sequence[str]
 ) -> None:
-    blocked = []
+    blocked: list[str] = []
+    names: set[str] = set()
     for stage, meta in found:
-        for name, kind, verb in _protected(meta):
-            if name not in allow and "*" not in allow:
-                blocked.append(f"{verb}s {kind} {name} ({stage.stage})")
+        for item in _protected(meta):
+            if item.name not in allow and "*" not in allow:
+                blocked.append(item.line(stage.stage))
+                names.add(item.name)
     if blocked:
-        names = sorted({b.split(" ")[2] for b in blocked})
         raise RefusedError(
             f"the plan of {env} destroys or replaces what cannot simply be rebuilt",
             hint="if that is intended, apply with "
-            + " ".join(f"--allow-destroy {n}" for n in names)
+            + " ".join(f"--allow-destroy {n}" for n in sorted(names))
             + "; otherwise change the spec so the plan keeps them",
             details=tuple(sorted(set(blocked))),
         )

@@ -1,0 +1,267 @@
+"""`gpuplat plan / apply / drift / destroy` for real: the EKS example's infra stage on moto.
+
+The real terraform and the real aws provider (from the machine's filesystem mirror) run what
+gpuplat rendered, with the state in moto's S3 and its lock file. gpuplat runs as a separate
+process, as a person or CI would run it. moto's gaps are handled as in tests/eks/test_moto.py:
+an override file turns off the EKS APIs moto lacks, and moto_eks.py fills in what EKS does by
+itself; the replacements moto's answers cause on a second plan are the ones named there.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.eks.moto_eks import aws_managed_policies, node_groups_own_autoscaling_groups
+from tests.support.moto import MotoServer, aws_env, moto_server, write_cli_config
+from tests.support.realparts import terraform_bin
+
+pytestmark = [pytest.mark.terraform, pytest.mark.integration]
+
+CLUSTER = "inference-use1"
+BUCKET = "acme-inference-tfstate"
+LOCK_KEY = "acme-inference/dev/infra/terraform.tfstate.tflock"
+
+
+@pytest.fixture
+def moto() -> Iterator[MotoServer]:
+    with aws_managed_policies(), node_groups_own_autoscaling_groups(), moto_server() as server:
+        # moto keeps its emulated accounts per process, not per server: start from empty.
+        urllib.request.urlopen(
+            urllib.request.Request(f"{server.endpoint}/moto-api/reset", method="POST")
+        ).close()
+        server.create_bucket(BUCKET)
+        yield server
+
+
+def make_project(folder: Path, endpoint: str) -> Path:
+    """The eks-l4-vllm example with every AWS API and state backend pointed at moto."""
+    assert gpuplat("init", "--example", "eks-l4-vllm", str(folder)).returncode == 0
+    spec_file = folder / "gpuplat.yaml"
+    spec = yaml.safe_load(spec_file.read_text(encoding="utf-8"))
+    spec["clusters"][0].setdefault("aws", {})["endpoint"] = endpoint
+    for env in spec["environments"]:
+        env["backend"]["endpoint"] = endpoint
+    spec_file.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    assert gpuplat("-C", str(folder), "render").returncode == 0
+    for env in ("dev", "prod"):
+        (folder / "envs" / env / "infra" / "moto_override.tf").write_text(
+            f'module "cluster_{CLUSTER}" {{\n  addons             = {{}}\n'
+            "  cluster_autoscaler = { enabled = false }\n}\n",
+            encoding="utf-8",
+        )
+    return folder
+
+
+def environment(tmp: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CI",)}
+    env.update(aws_env())
+    env.update(
+        {
+            "TF_CLI_CONFIG_FILE": str(write_cli_config(tmp / "terraformrc")),
+            "TF_PLUGIN_CACHE_DIR": str(tmp / "plugin-cache"),
+            "GPUPLAT_TERRAFORM": terraform_bin(),
+            "NO_COLOR": "1",
+        }
+    )
+    (tmp / "plugin-cache").mkdir(exist_ok=True)
+    return env
+
+
+ENV_CACHE: dict[str, dict[str, str]] = {}
+
+
+def gpuplat(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpuplat", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def start(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "gpuplat", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+
+
+def wait_for(proc: subprocess.Popen[str], needle: str, timeout: float = 120) -> str:
+    """Read the process's output until a line contains ``needle``; return what was read."""
+    assert proc.stdout is not None
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        if needle in line:
+            return "".join(seen)
+    raise AssertionError(f"{needle!r} never appeared:\n{''.join(seen)}")
+
+
+def test_plan_apply_refuse_replacements_drift_and_destroy(moto: MotoServer, tmp_path: Path) -> None:
+    env = environment(tmp_path)
+    project = make_project(tmp_path / "p", moto.endpoint)
+    where = ("-C", str(project))
+
+    planned = gpuplat(*where, "plan", "dev", "--stage", "infra", env=env)
+    assert planned.returncode == 10, planned.stderr
+    assert planned.stdout.splitlines()[:4] == [
+        "Plan for dev:",
+        "  infra: 45 to create, 0 to update, 0 to replace, 0 to destroy",
+        f"    cluster {CLUSTER}         create   (36 create)",
+        f"    pool {CLUSTER}/l4-shared  create   (9 create)",
+    ]
+    assert "GPUs at min: 0 -> 0; at max: 0 -> 2 (+2)" in planned.stdout
+    assert (project / "envs/dev/.plans/infra.tfplan").is_file()
+
+    applied = gpuplat(*where, "apply", "dev", env=env)
+    assert applied.returncode == 0, applied.stderr
+    assert "applied dev: infra" in applied.stderr
+    assert not (project / "envs/dev/.plans/infra.tfplan").exists(), "a plan is applied once"
+    # State in moto's S3, lock released.
+    keys = {o["Key"] for o in moto.client("s3").list_objects_v2(Bucket=BUCKET)["Contents"]}
+    assert LOCK_KEY not in keys
+
+    again = gpuplat(*where, "apply", "dev", env=env)
+    assert again.returncode == 7
+    assert again.stderr.startswith("Error: no saved plan for dev\n")
+
+    # moto answers DescribeCluster/DescribeNodegroup without fields AWS returns, so the next plan
+    # replaces the cluster and the GPU node group (tests/eks/test_moto.py MOTO_ARTIFACTS) —
+    # which is exactly what apply must refuse without --allow-destroy.
+    replan = gpuplat(*where, "plan", "dev", "--stage", "infra", env=env)
+    assert replan.returncode == 10, replan.stderr
+    refused = gpuplat(*where, "apply", "dev", env=env)
+    assert refused.returncode == 7, refused.stderr
+    assert refused.stderr.startswith(
+        "Error: the plan of dev destroys or replaces what cannot simply be rebuilt\n"
+    )
+    assert (
+        f"  replaces cluster module.cluster_{CLUSTER}.aws_eks_cluster.this of cluster {CLUSTER} (infra)\n"
+        in refused.stderr
+    )
+    assert (
+        f"  replaces GPU pool module.pool_{CLUSTER}_l4-shared.aws_eks_node_group.this of pool "
+        f"{CLUSTER}/l4-shared (infra)\n" in refused.stderr
+    )
+    assert (
+        f"Hint: if that is intended, apply with --allow-destroy {CLUSTER} "
+        f"--allow-destroy {CLUSTER}/l4-shared;"
+    ) in refused.stderr
+
+    drift = gpuplat(*where, "drift", "dev", "--stage", "infra", env=env)
+    assert drift.returncode in (0, 10), drift.stderr
+    assert drift.stdout.startswith("dev/infra: ")
+
+    out = gpuplat(*where, "output", "dev", "--stage", "infra", env=env)
+    assert out.returncode == 0, out.stderr
+    assert '"cloud": "eks"' in out.stdout
+
+    destroyed = gpuplat(*where, "destroy", "dev", "--stage", "infra", "--yes", env=env, timeout=600)
+    assert destroyed.returncode == 0, destroyed.stderr
+    assert "destroyed dev: infra" in destroyed.stderr
+    assert "GPUs at min: 0 -> 0; at max: 2 -> 0 (-2)" in destroyed.stdout
+
+
+def test_a_stale_plan_is_refused(moto: MotoServer, tmp_path: Path) -> None:
+    env = environment(tmp_path)
+    project = make_project(tmp_path / "p", moto.endpoint)
+    where = ("-C", str(project))
+    assert gpuplat(*where, "plan", "dev", "--stage", "infra", env=env).returncode == 10
+    overlay = project / "envs" / "dev.yaml"
+    overlay.write_text(overlay.read_text().replace("max_nodes: 2", "max_nodes: 3"))
+    refused = gpuplat(*where, "apply", "dev", env=env)
+    assert refused.returncode == 7
+    assert refused.stderr.startswith(
+        "Error: the saved plan of dev/infra is stale: the rendered tree no longer matches the "
+        "spec (it changed since the last render)\n"
+    )
+    assert gpuplat(*where, "render", env=env).returncode == 0
+    refused = gpuplat(*where, "apply", "dev", env=env)
+    assert refused.returncode == 7
+    assert "the environment was rendered again after this plan was made" in refused.stderr
+    assert "Hint: run `gpuplat plan dev` again and review the new plan" in refused.stderr
+
+
+def test_a_protected_environment_needs_a_confirmation(moto: MotoServer, tmp_path: Path) -> None:
+    env = environment(tmp_path)
+    project = make_project(tmp_path / "p", moto.endpoint)
+    where = ("-C", str(project))
+    assert gpuplat(*where, "plan", "prod", "--stage", "infra", env=env).returncode == 10
+    refused = gpuplat(*where, "apply", "prod", env=env)
+    assert refused.returncode == 7
+    assert refused.stderr == (
+        "Error: prod is protected: applying needs a confirmation\n"
+        "Hint: run it in a terminal and confirm, or pass --yes (e.g. in a reviewed CI job)\n"
+    )
+
+
+def test_two_concurrent_applies_one_wins(moto: MotoServer, tmp_path: Path) -> None:
+    env = environment(tmp_path)
+    first = make_project(tmp_path / "a", moto.endpoint)
+    # A second checkout of the same project: its own gpuplat locks, the same remote state.
+    second = tmp_path / "b"
+    subprocess.run(["cp", "-a", str(first), str(second)], check=True)
+    for project in (first, second):
+        planned = gpuplat("-C", str(project), "plan", "dev", "--stage", "infra", env=env)
+        assert planned.returncode == 10, planned.stderr
+    winner = start("-C", str(first), "apply", "dev", env=env)
+    try:
+        wait_for(winner, "create:")
+        same = gpuplat("-C", str(first), "apply", "dev", env=env)
+        assert same.returncode == 8
+        assert same.stderr.startswith(
+            "Error: cannot apply dev: another gpuplat run holds the env-dev lock\n"
+        )
+        other = gpuplat("-C", str(second), "apply", "dev", env=env)
+        assert other.returncode == 8, other.stderr
+        # Terraform's S3 lock file on the shared state refuses the other checkout.
+        assert other.stderr.startswith(
+            f"Error: the terraform state of {second}/envs/dev/infra is locked by another run\n"
+        )
+        assert "held by" in other.stderr and "(OperationTypeApply" in other.stderr
+        assert f"state: {BUCKET}/acme-inference/dev/infra/terraform.tfstate" in other.stderr
+        assert " force-unlock -force " in other.stderr
+    finally:
+        rest, _ = winner.communicate(timeout=300)
+    assert winner.returncode == 0, rest
+
+
+def test_sigint_during_apply_leaves_usable_state(moto: MotoServer, tmp_path: Path) -> None:
+    env = environment(tmp_path)
+    project = make_project(tmp_path / "p", moto.endpoint)
+    where = ("-C", str(project))
+    assert gpuplat(*where, "plan", "dev", "--stage", "infra", env=env).returncode == 10
+    proc = start(*where, "apply", "dev", env=env)
+    wait_for(proc, "created:")
+    proc.send_signal(signal.SIGINT)
+    rest, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 130, rest
+    assert "interrupted" in rest.lower()
+    keys = {o["Key"] for o in moto.client("s3").list_objects_v2(Bucket=BUCKET)["Contents"]}
+    assert LOCK_KEY not in keys, "terraform released its state lock"
+    # The next plan and apply finish the job.
+    replan = gpuplat(*where, "plan", "dev", "--stage", "infra", env=env)
+    assert replan.returncode == 10, replan.stderr
+    finished = gpuplat(*where, "apply", "dev", env=env)
+    assert finished.returncode == 0, finished.stderr
