@@ -33,6 +33,10 @@ check: lint typecheck test
 docs: install
 	$(PY) -m gpuplat.docs
 
+bench: install
+	$(PY) bench/render.py
+	$(PY) bench/plan.py
+
 golden: install
 	$(PY) -m gpuplat.render.modules
 	$(PY) -m tests.support.golden

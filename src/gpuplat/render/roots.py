@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from gpuplat.errors import GpuplatError
 from gpuplat.render import eks, gke
 from gpuplat.render.backend import backend_block
 from gpuplat.render.kube import cluster_access, infra_state
@@ -69,6 +70,14 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
         StaleError: A module template changed without a version bump.
     """
     out = Rendered()
+    envs = list(envs)
+    unsupported = sorted({c.name for e in envs for c in e.spec.clusters if c.cloud == "aks"})
+    if unsupported:
+        raise GpuplatError(
+            f"gpuplat cannot render AKS clusters yet: {', '.join(unsupported)}",
+            hint="the spec of an AKS cluster is validated (VM sizes, MIG, names), but only GKE "
+            "and EKS clusters are rendered; render the others by leaving the AKS cluster out",
+        )
     for env in envs:
         owned: list[str] = []
         out.roots[env.name] = []
