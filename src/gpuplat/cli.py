@@ -262,6 +262,8 @@ def plan(
         app.console.json([r.to_json() for r in results])
     else:
         for result in results:
+            if not result.stages:
+                continue
             app.console.data(f"Plan for {result.env}:")
             for summary in result.stages:
                 app.console.data("\n".join(summary.lines()))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpuplat import locking
 from gpuplat.app import saved
+from gpuplat.app.apply import Confirm
 from gpuplat.app.tfrun import located
 from gpuplat.elements import elements
 from gpuplat.errors import GpuplatError, RefusedError
@@ -17,8 +18,6 @@ from gpuplat.spec.load import load_project
 from gpuplat.summary import StageSummary, summarize
 from gpuplat.terraform import TerraformBinary, TerraformError
 from gpuplat.workspace import stages
-
-Confirm = Callable[[str], bool]
 
 
 @dataclass

@@ -59,16 +59,7 @@ jobs:
   check:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-python@v5
-        with:
-          python-version: "3.12"
-      - uses: hashicorp/setup-terraform@v3
-        with:
-          terraform_version: "1.11.4"
-          terraform_wrapper: false
-      - run: pip install gpuplat
-      - run: gpuplat validate --strict
+{setup}      - run: gpuplat validate --strict
       - run: gpuplat render --check
 
   plan:
@@ -80,16 +71,7 @@ jobs:
       matrix:
         env: [{envs}]
     steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-python@v5
-        with:
-          python-version: "3.12"
-      - uses: hashicorp/setup-terraform@v3
-        with:
-          terraform_version: "1.11.4"
-          terraform_wrapper: false
-      - run: pip install gpuplat
-      # Cloud credentials for planning go here (e.g. google-github-actions/auth or
+{setup}      # Cloud credentials for planning go here (e.g. google-github-actions/auth or
       # aws-actions/configure-aws-credentials with a read-only role).
       - name: plan
         run: |
@@ -112,16 +94,7 @@ jobs:
         env: [{envs}]
     environment: ${{ matrix.env }}
     steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-python@v5
-        with:
-          python-version: "3.12"
-      - uses: hashicorp/setup-terraform@v3
-        with:
-          terraform_version: "1.11.4"
-          terraform_wrapper: false
-      - run: pip install gpuplat
-      # Cloud credentials with write access go here.
+{setup}      # Cloud credentials with write access go here.
       - name: plan
         run: |
           set +e
@@ -137,10 +110,21 @@ jobs:
 """
 
 
+SETUP_STEPS = """\
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      - uses: hashicorp/setup-terraform@v3
+        with:
+          terraform_version: "1.11.4"
+          terraform_wrapper: false
+      - run: pip install gpuplat
+"""
+"""The steps every job starts with: the project, Python with gpuplat, a pinned terraform."""
+
+
 def scaffold_files(envs: list[str]) -> dict[str, str]:
     """Files init writes beside the spec: a Makefile and a GitHub Actions workflow."""
-    listing = ", ".join(envs)
-    return {
-        "Makefile": MAKEFILE,
-        ".github/workflows/gpuplat.yml": WORKFLOW.replace("{envs}", listing),
-    }
+    workflow = WORKFLOW.replace("{setup}", SETUP_STEPS).replace("{envs}", ", ".join(envs))
+    return {"Makefile": MAKEFILE, ".github/workflows/gpuplat.yml": workflow}

@@ -128,16 +128,9 @@ def released_module(name: str) -> tuple[ModuleTemplate, dict[str, str]]:
     Raises:
         StaleError: The template changed without a version bump, or the version is not locked.
     """
-    module = module_templates()[name]
+    module, locked = locked_module(name)
     files = render_module(module)
     hashes = {file: sha256(text) for file, text in files.items()}
-    locked = module_lock().get(name, {}).get(module.version)
-    if locked is None:
-        raise StaleError(
-            f"module template {name} {module.version} is not in {LOCK_NAME}",
-            hint="record the new version with `make modules-lock` (a released version never "
-            "changes afterwards)",
-        )
     if locked != hashes:
         changed = sorted(f for f in set(locked) | set(hashes) if locked.get(f) != hashes.get(f))
         raise StaleError(
