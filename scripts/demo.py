@@ -9,6 +9,7 @@ are rendered and checked, but not applied here.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import subprocess
@@ -108,6 +109,7 @@ def main() -> None:
     groups.__enter__()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
+    logging.getLogger("werkzeug").disabled = True  # moto's access log, set up by its start
     host, port = server.get_host_and_port()
     endpoint = f"http://{host}:{port}"
     env = dict(
