@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import re
 import subprocess
-import time
 import unicodedata
 from pathlib import Path
 
@@ -234,14 +233,9 @@ def _node_pools(count: int) -> str:
     return "".join(parts)
 
 
-def test_one_megabyte_formats_quickly() -> None:
+def test_one_megabyte_document_is_idempotent() -> None:
+    # Its speed is measured by bench/render.py, not here: timings belong in benchmarks.
     doc = _node_pools(2400)
     assert len(doc.encode()) > 1_000_000
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        formatted = format_hcl(doc)
-        best = min(best, time.perf_counter() - start)
-    # About 0.25 s here; the bound leaves room for a loaded CI machine.
-    assert best < 1.0, f"formatting 1 MB took {best:.2f} s"
+    formatted = format_hcl(doc)
     assert format_hcl(formatted) == formatted
