@@ -368,9 +368,13 @@ def drift(
         parallel=parallel,
     )
     if as_json:
-        app.console.json([{"environment": r.env, "drifted": r.drifted} for r in results])
+        app.console.json(
+            [{"environment": r.env, "drifted": r.drifted, "no_state": r.no_state} for r in results]
+        )
     else:
         for result in results:
+            for stage_name in result.no_state:
+                app.console.data(f"{result.env}/{stage_name}: no state (nothing applied yet)")
             for stage_name, items in result.drifted.items():
                 app.console.data(f"{result.env}/{stage_name}: " + ("; ".join(items) or "no drift"))
     errors = [r.error for r in results if r.error is not None]

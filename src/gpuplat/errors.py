@@ -95,6 +95,13 @@ class LockedError(GpuplatError):
 
 
 @dataclass
+class NotRenderedError(GpuplatError):
+    """A command needs rendered roots that are not on disk yet."""
+
+    exit_code: ExitCode = ExitCode.ERROR
+
+
+@dataclass
 class ToolMissingError(GpuplatError):
     """A required external tool is missing or too old."""
 

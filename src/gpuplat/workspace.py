@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from gpuplat.errors import NotRenderedError
 from gpuplat.render.naming import STAGES, root_dir
 from gpuplat.terraform import Terraform, TerraformBinary, find_binary
 
@@ -57,6 +58,22 @@ def stages(project: Path, env: str, only: str | None = None) -> list[StageRoot]:
     """The stage roots of an environment in apply order (or just ``only``)."""
     names = [only] if only else list(STAGES)
     return [StageRoot(project, env, name) for name in names]
+
+
+def rendered_stages(root: Path, env: str, stage: str | None) -> list[StageRoot]:
+    """The stage roots of ``env``, refusing when it was never rendered.
+
+    Raises:
+        NotRenderedError: A root of the environment is not on disk.
+    """
+    roots = stages(root, env, stage)
+    missing = [one for one in roots if not one.root.is_dir()]
+    if missing:
+        raise NotRenderedError(
+            f"{env} has not been rendered yet: no {missing[0].root.relative_to(root)}",
+            hint=f"run `gpuplat render -e {env}` (or `gpuplat plan {env}`, which renders first)",
+        )
+    return roots
 
 
 def terraform_binary(spec: str | None) -> TerraformBinary:

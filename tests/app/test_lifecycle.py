@@ -81,7 +81,7 @@ ENV_CACHE: dict[str, dict[str, str]] = {}
 
 
 def gpuplat(
-    *args: str, env: dict[str, str] | None = None, timeout: float = 300
+    *args: str, env: dict[str, str] | None = None, timeout: float = 300, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "gpuplat", *args],
@@ -90,6 +90,7 @@ def gpuplat(
         env=env,
         timeout=timeout,
         check=False,
+        cwd=cwd,
     )
 
 
@@ -265,3 +266,74 @@ def test_sigint_during_apply_leaves_usable_state(moto: MotoServer, tmp_path: Pat
     assert replan.returncode == 10, replan.stderr
     finished = gpuplat(*where, "apply", "dev", env=env)
     assert finished.returncode == 0, finished.stderr
+
+
+def test_the_main_job_from_the_project_folder(moto: MotoServer, tmp_path: Path) -> None:
+    """Every terraform-running command, run the three ways people run it.
+
+    From inside the project with relative paths only, from its parent with a relative ``-C``,
+    and with an absolute ``-C``. Terraform resolves paths against the root it runs in, not
+    against gpuplat's folder: every path gpuplat hands it must survive that.
+    """
+    env = environment(tmp_path)
+    project = make_project(tmp_path / "p", moto.endpoint)
+    ways = {
+        "inside the project": (project, ()),
+        "relative -C": (tmp_path, ("-C", "p")),
+        "absolute -C": (Path("/"), ("-C", str(project))),
+    }
+    for way, (cwd, where) in ways.items():
+        drift = gpuplat(*where, "drift", "dev", "--stage", "infra", env=env, cwd=cwd)
+        assert drift.returncode == 0, (way, drift.stderr)
+        assert drift.stdout == "dev/infra: no state (nothing applied yet)\n", way
+        out = gpuplat(*where, "output", "dev", "--stage", "infra", env=env, cwd=cwd)
+        assert out.returncode == 0, (way, out.stderr)
+        assert out.stdout.split() == ["{", '"infra":', "{}", "}"], way
+        gone = gpuplat(*where, "destroy", "dev", "--stage", "infra", "--yes", env=env, cwd=cwd)
+        assert gone.returncode == 0, (way, gone.stderr)
+        assert "destroyed dev: nothing" in gone.stderr, way
+        planned = gpuplat(*where, "plan", "dev", "--stage", "infra", env=env, cwd=cwd)
+        assert planned.returncode == 10, (way, planned.stderr)
+        assert "infra: 45 to create" in planned.stdout, way
+        assert (project / "envs/dev/.plans/infra.tfplan").is_file(), way
+        assert not (cwd / "envs").exists() or cwd == project, f"{way}: wrote outside the project"
+
+    # The Makefile `gpuplat init` writes, as CI runs it: from the project folder.
+    gpuplat_cmd = f"{sys.executable} -m gpuplat"
+    made = subprocess.run(
+        ["make", "plan", "ENV=dev", f"GPUPLAT={gpuplat_cmd}"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    assert "infra: 45 to create" in made.stdout
+    assert "platform: waits for infra" in made.stdout
+
+    applied = gpuplat("apply", "dev", env=env, cwd=project)
+    assert applied.returncode == 0, applied.stderr
+    out = gpuplat("-C", "p", "output", "dev", "--stage", "infra", env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert '"cloud": "eks"' in out.stdout
+    drift = gpuplat("drift", "dev", "--stage", "infra", env=env, cwd=project)
+    assert drift.returncode in (0, 10), drift.stderr
+    assert drift.stdout.startswith("dev/infra: ") and "no state" not in drift.stdout
+    destroyed = gpuplat("destroy", "dev", "--stage", "infra", "--yes", env=env, cwd=project)
+    assert destroyed.returncode == 0, destroyed.stderr
+    assert "destroyed dev: infra" in destroyed.stderr
+
+
+def test_drift_and_output_before_render(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    assert gpuplat("init", "--example", "eks-l4-vllm", str(project)).returncode == 0
+    for verb in ("drift", "output", "destroy"):
+        extra = ("--yes",) if verb == "destroy" else ()
+        done = gpuplat(verb, "dev", *extra, cwd=project)
+        assert done.returncode == 1, done.stderr
+        assert done.stderr == (
+            "Error: dev has not been rendered yet: no envs/dev/infra\n"
+            "Hint: run `gpuplat render -e dev` (or `gpuplat plan dev`, which renders first)\n"
+        ), verb

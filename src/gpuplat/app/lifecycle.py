@@ -17,7 +17,7 @@ from gpuplat.progress import Progress
 from gpuplat.spec.load import load_project
 from gpuplat.summary import StageSummary, summarize
 from gpuplat.terraform import TerraformBinary, TerraformError
-from gpuplat.workspace import stages
+from gpuplat.workspace import rendered_stages
 
 
 @dataclass
@@ -50,7 +50,7 @@ def destroy_env(
     table = elements(loaded.spec)
     result = DestroyResult(env)
     with locking.hold(root, f"env-{env}", f"cannot destroy {env}"), progress.running():
-        roots = list(reversed(stages(root, env, stage)))
+        roots = list(reversed(rendered_stages(root, env, stage)))
         planned = []
         for one in roots:
             tracker = progress.stage(f"{env}/{one.stage}", "planning destroy")
@@ -109,6 +109,8 @@ class DriftResult:
 
     env: str
     drifted: dict[str, list[str]] = field(default_factory=dict)
+    no_state: list[str] = field(default_factory=list)
+    """Stages with nothing applied yet: nothing there can drift."""
     error: GpuplatError | None = None
 
     @property
@@ -132,11 +134,17 @@ def drift_envs(
         out = DriftResult(env)
         try:
             with locking.hold(root, f"env-{env}", f"cannot check {env} for drift"):
-                for one in stages(root, env, stage):
+                for one in rendered_stages(root, env, stage):
                     tracker = progress.stage(f"{env}/{one.stage}", "refreshing")
                     tf = one.terraform(binary)
                     try:
                         tf.init(on_event=tracker.on_event)
+                        if not tf.state_list():
+                            # Never applied: a refresh would only fail on what later stages
+                            # read from this one's (absent) outputs.
+                            out.no_state.append(one.stage)
+                            tracker.done("no state (nothing applied yet)")
+                            continue
                         run = tf.plan(refresh_only=True, on_event=tracker.on_event)
                     except TerraformError as exc:
                         raise located(exc, one, project.envs[env]) from None
@@ -158,14 +166,21 @@ def outputs(
     stage: str | None = None,
     show_sensitive: bool = False,
 ) -> dict[str, dict[str, object]]:
-    """Every stage's outputs (sensitive values redacted unless asked for)."""
+    """Every stage's outputs (sensitive values redacted unless asked for).
+
+    A stage with nothing applied yet has no state and so no outputs: it maps to ``{}``.
+
+    Raises:
+        NotRenderedError: The environment was never rendered.
+        TerraformError: Terraform failed.
+    """
     load_project(root, [env])
     out: dict[str, dict[str, object]] = {}
-    for one in stages(root, env, stage):
+    for one in rendered_stages(root, env, stage):
         tf = one.terraform(binary)
         try:
             tf.init()
-            values = tf.outputs()
+            values = tf.outputs() if tf.state_list() else {}
         except TerraformError as exc:
             raise located(exc, one) from None
         out[one.stage] = {

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from gpuplat.errors import TerraformError
+from gpuplat.errors import NotRenderedError, TerraformError
 from gpuplat.terraform.binary import TerraformBinary
 from gpuplat.terraform.decoded import as_object, get_bool, loads
 from gpuplat.terraform.diagnostics import TerraformDiagnostic, ValidateResult, parse_validate
@@ -20,6 +20,12 @@ from gpuplat.terraform.results import OutputValue, PlanResult, RunResult
 from gpuplat.terraform.tracker import Tracker
 
 _BASE_FLAGS = ("-input=false", "-no-color")
+
+
+def _absolute(path: Path | None) -> Path | None:
+    return None if path is None else path.absolute()
+
+
 _LineSink = Callable[[str], None]
 
 
@@ -50,10 +56,12 @@ class Terraform:
         tail_lines: int = 200,
     ) -> None:
         self.binary = binary
-        self.cwd = cwd
-        self.data_dir = data_dir
-        self.plugin_cache_dir = plugin_cache_dir
-        self.cli_config_file = cli_config_file
+        # Terraform resolves every path it is given against its own working directory (the
+        # root), not ours: everything it sees is absolute, whatever folder gpuplat runs from.
+        self.cwd = cwd.absolute()
+        self.data_dir = _absolute(data_dir)
+        self.plugin_cache_dir = _absolute(plugin_cache_dir)
+        self.cli_config_file = _absolute(cli_config_file)
         self.extra_env = dict(env or {})
         self.lock_timeout = lock_timeout
         self.tail_lines = tail_lines
@@ -96,7 +104,7 @@ class Terraform:
         """
         # OpenTofu's init has no -json; its text lines arrive as "text" log events instead.
         args = ["init", *_BASE_FLAGS, *(["-json"] if self.binary.flavor == "terraform" else [])]
-        args += [f"-backend-config={path}" for path in backend_config_files]
+        args += [f"-backend-config={path.absolute()}" for path in backend_config_files]
         args += [f"-backend-config={k}={v}" for k, v in (backend_config or {}).items()]
         args += ["-reconfigure"] if reconfigure else []
         args += ["-upgrade"] if upgrade else []
@@ -136,10 +144,10 @@ class Terraform:
         """
         args = ["plan", *_BASE_FLAGS, "-json", "-detailed-exitcode"]
         args += [f"-lock-timeout={self.lock_timeout}"]
-        args += [f"-out={out}"] if out is not None else []
+        args += [f"-out={out.absolute()}"] if out is not None else []
         args += ["-destroy"] if destroy else []
         args += ["-refresh-only"] if refresh_only else []
-        args += [f"-var-file={path}" for path in var_files]
+        args += [f"-var-file={path.absolute()}" for path in var_files]
         args += [f"-var={k}={v}" for k, v in (variables or {}).items()]
         run = self._stream("plan", args, on_event, ok=(0, 2))
         return PlanResult(
@@ -160,7 +168,7 @@ class Terraform:
             TerraformInterrupted: Ctrl-C stopped it.
         """
         args = ["apply", *_BASE_FLAGS, "-json", f"-lock-timeout={self.lock_timeout}"]
-        return self._stream("apply", [*args, str(plan_file)], on_event, ok=(0,))
+        return self._stream("apply", [*args, str(plan_file.absolute())], on_event, ok=(0,))
 
     def show_plan(self, plan_file: Path) -> Plan:
         """``terraform show -json PLANFILE``, parsed.
@@ -168,7 +176,9 @@ class Terraform:
         Raises:
             TerraformError: Show failed or printed something that is not a 1.x plan.
         """
-        argv, exit_, stdout = self._capture(["show", "-no-color", "-json", str(plan_file)])
+        argv, exit_, stdout = self._capture(
+            ["show", "-no-color", "-json", str(plan_file.absolute())]
+        )
         if exit_.returncode != 0:
             self._fail("show", argv, exit_, ())
         try:
@@ -202,12 +212,15 @@ class Terraform:
         }
 
     def state_list(self) -> list[str]:
-        """``terraform state list``: every resource instance address in the state.
+        """``terraform state list``: every resource instance address in the state (none before
+        the first apply).
 
         Raises:
             TerraformError: The command failed.
         """
         argv, exit_, stdout = self._capture(["state", "list", "-no-color"])
+        if exit_.returncode != 0 and "No state file was found" in exit_.stderr_tail:
+            return []  # a local backend before the first apply
         if exit_.returncode != 0:
             self._fail("state list", argv, exit_, ())
         return [line.strip() for line in stdout.splitlines() if line.strip()]
@@ -258,6 +271,11 @@ class Terraform:
         return argv, exit_, "".join(chunks)
 
     def _run(self, argv: Sequence[str], on_line: _LineSink, tracker: Tracker) -> Exit:
+        if not self.cwd.is_dir():
+            raise NotRenderedError(
+                f"there is no Terraform root at {self.cwd}",
+                hint="render it first: `gpuplat render` (`gpuplat plan` renders by itself)",
+            )
         if self.plugin_cache_dir is not None:
             # Terraform ignores a cache directory that does not exist instead of creating it.
             self.plugin_cache_dir.mkdir(parents=True, exist_ok=True)
