@@ -38,12 +38,12 @@ bench: install
 	$(PY) bench/plan.py
 
 golden: install
-	$(PY) -m gpuplat.render.modules
+	$(PY) -m gpuplat.releases.lock
 	$(PY) -m tests.support.golden
 	$(PY) -m gpuplat.docs
 
 modules-lock: install
-	$(PY) -m gpuplat.render.modules
+	$(PY) -m gpuplat.releases.lock
 
 fidelity: install
 	PYTHON=$(PYTHON) bash tools/schema-provider/setup.sh

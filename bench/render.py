@@ -93,9 +93,9 @@ def files_of(root: Path) -> dict[str, tuple[int, int]]:
 def _format_ms(repeat: int) -> float:
     """Median milliseconds of format_hcl on a 1 MB document (in process: the formatter alone)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.render.test_hclfmt import _node_pools
+    from tests.hcl.test_fmt import _node_pools
 
-    from gpuplat.render.hclfmt import format_hcl
+    from gpuplat.hcl.fmt import format_hcl
 
     doc = _node_pools(2400)
     runs = []

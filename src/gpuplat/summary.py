@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from gpuplat import catalog
-from gpuplat.elements import PROTECTED_TYPES, Element, element_of
+from gpuplat.addresses import PROTECTED_TYPES, Element, element_of
 from gpuplat.terraform import Action, Plan, ResourceChange
 
 VERBS = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gpuplat.elements import element_of, elements
+from gpuplat.addresses import element_of, elements
 from gpuplat.spec.load import load_project
 from gpuplat.summary import summarize
 from gpuplat.terraform import parse_plan

@@ -14,7 +14,7 @@ import hcl2
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gpuplat.render.hclfmt import format_hcl
+from gpuplat.hcl.fmt import format_hcl
 from gpuplat.render.roots import render_root
 from gpuplat.spec.diagnostics import Mark
 from gpuplat.spec.load import EnvSpec

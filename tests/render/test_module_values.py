@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gpuplat.render.modules import module_templates, render_module
+from gpuplat.releases.lock import module_templates, render_module
 from tests.support.realparts import terraform_bin, terraform_env
 
 CASES = {

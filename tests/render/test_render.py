@@ -21,7 +21,7 @@ def project(tmp_path: Path) -> Path:
 
 def module_dir(name: str) -> str:
     """``modules/<name>/<current version>``: tests must not pin released versions."""
-    from gpuplat.render.modules import module_templates
+    from gpuplat.releases.lock import module_templates
 
     return module_templates()[name].folder
 

@@ -9,7 +9,7 @@ import pytest
 from gpuplat.errors import ExitCode, LockedError
 from gpuplat.terraform import DiagnosticEvent, LockInfo, StateLockedError, parse_stream
 from gpuplat.terraform.diagnostics import TerraformDiagnostic
-from gpuplat.terraform.locks import locked_error, parse_lock_info
+from gpuplat.terraform.statelock import locked_error, parse_lock_info
 from tests.terraform import read_fixture
 
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from gpuplat.terraform import Action, Plan, ResourceChange, parse_plan
-from gpuplat.terraform.plan import normalize_actions
+from gpuplat.terraform.showplan import normalize_actions
 from tests.terraform import read_fixture
 
 

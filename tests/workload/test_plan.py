@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gpuplat.spec.load import load_project
-from gpuplat.workload.plan import plan_workload
+from gpuplat.workload.serving import plan_workload
 from tests.support.cli import run
 
 

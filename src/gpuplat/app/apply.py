@@ -6,9 +6,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpuplat import locking
+from gpuplat import runlock
 from gpuplat.app import saved
-from gpuplat.app.tfrun import located, render_hash
+from gpuplat.app.located import located, render_hash
 from gpuplat.errors import RefusedError
 from gpuplat.progress import Progress
 from gpuplat.spec.load import EnvSpec, load_project
@@ -55,7 +55,7 @@ class Protected:
 
 def _protected(meta: saved.SavedPlan) -> list[Protected]:
     """Every protected destroy or replace in a saved plan."""
-    from gpuplat.elements import PROTECTED_TYPES
+    from gpuplat.addresses import PROTECTED_TYPES
     from gpuplat.summary import _type_of
 
     out = []
@@ -91,7 +91,7 @@ def apply_env(
         TerraformError: Terraform failed; the message says which stages were applied.
     """
     loaded = load_project(root, [env]).envs[env]
-    with locking.hold(root, f"env-{env}", f"cannot apply {env}"):
+    with runlock.hold(root, f"env-{env}", f"cannot apply {env}"):
         current = render_hash(root, env)
         plans = [(stage, saved.load(stage)) for stage in stages(root, env)]
         found = [(stage, meta) for stage, meta in plans if meta is not None]

@@ -7,11 +7,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpuplat import locking
+from gpuplat import runlock
+from gpuplat.addresses import elements
 from gpuplat.app import saved
 from gpuplat.app.apply import Confirm
-from gpuplat.app.tfrun import located
-from gpuplat.elements import elements
+from gpuplat.app.located import located
 from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.progress import Progress
 from gpuplat.spec.load import load_project
@@ -49,7 +49,7 @@ def destroy_env(
     loaded = load_project(root, [env]).envs[env]
     table = elements(loaded.spec)
     result = DestroyResult(env)
-    with locking.hold(root, f"env-{env}", f"cannot destroy {env}"), progress.running():
+    with runlock.hold(root, f"env-{env}", f"cannot destroy {env}"), progress.running():
         roots = list(reversed(rendered_stages(root, env, stage)))
         planned = []
         for one in roots:
@@ -133,7 +133,7 @@ def drift_envs(
     def one_env(env: str) -> DriftResult:
         out = DriftResult(env)
         try:
-            with locking.hold(root, f"env-{env}", f"cannot check {env} for drift"):
+            with runlock.hold(root, f"env-{env}", f"cannot check {env} for drift"):
                 for one in rendered_stages(root, env, stage):
                     tracker = progress.stage(f"{env}/{one.stage}", "refreshing")
                     tf = one.terraform(binary)

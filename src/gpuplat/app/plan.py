@@ -7,11 +7,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpuplat import locking
+from gpuplat import runlock
+from gpuplat.addresses import Element, elements
 from gpuplat.app import saved
+from gpuplat.app.located import located, render_hash
 from gpuplat.app.render import render_project
-from gpuplat.app.tfrun import located, render_hash
-from gpuplat.elements import Element, elements
 from gpuplat.errors import GpuplatError, StaleError
 from gpuplat.progress import Progress
 from gpuplat.spec.load import load_project
@@ -77,7 +77,7 @@ def _plan_env(
 ) -> EnvPlan:
     out = EnvPlan(env)
     try:
-        with locking.hold(root, f"env-{env}", f"cannot plan {env}"):
+        with runlock.hold(root, f"env-{env}", f"cannot plan {env}"):
             digest = render_hash(root, env)
             if digest is None:
                 raise StaleError(

@@ -11,19 +11,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gpuplat import locking
+from gpuplat import runlock
 from gpuplat.errors import StaleError
-from gpuplat.render import writer
-from gpuplat.render.changes import Change, Diff, diff
-from gpuplat.render.fingerprint import (
+from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.tree import writer
+from gpuplat.tree.changes import Change, Diff, diff
+from gpuplat.tree.fingerprint import (
     RenderCache,
     env_fingerprint,
     file_sha,
     read_cache,
     write_cache,
 )
-from gpuplat.render.manifest import Manifest, read_manifest, updated_manifest
-from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.tree.record import Manifest, read_manifest, updated_manifest
 
 if TYPE_CHECKING:
     from gpuplat.render.roots import Rendered
@@ -123,13 +123,13 @@ def render_project(
         LockedError: Another gpuplat run is rendering this project.
     """
     if not check and manifests is None and (root / "gpuplat.yaml").is_file():
-        with locking.hold(root, "render", "cannot render"):
+        with runlock.hold(root, "render", "cannot render"):
             writer.recover(root)
             done = unchanged(root, envs)
         if done is not None:
             return RenderResult(done, [], [], [], written=False)
     project, rendered = load_and_render(root, envs)
-    with locking.hold(root, "render", "cannot render"):
+    with runlock.hold(root, "render", "cannot render"):
         writer.recover(root)
         previous = read_manifest(root)
         manifest = updated_manifest(previous, rendered)
@@ -146,7 +146,7 @@ def render_project(
         if found.edited_modules:
             raise _edited_modules(found)
         if check:
-            from gpuplat.render.modules import released_module
+            from gpuplat.releases.lock import released_module
 
             # The CI gate also proves every template still renders its released content.
             for template in rendered.modules.values():
@@ -155,7 +155,7 @@ def render_project(
                 raise _stale(found)
             return result
         if manifests is not None and not dry_run:
-            from gpuplat.render.manifests import MARKER, build_manifests
+            from gpuplat.manifests.objects import MARKER, build_manifests
 
             files = {
                 path: text

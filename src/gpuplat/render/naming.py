@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from gpuplat.render.hcl import ident
+from gpuplat.hcl.writer import ident
 
 _NOT_IDENT = re.compile(r"[^A-Za-z0-9_-]")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpuplat.addons import plan_addons
-from gpuplat.render.kube import cluster_access
+from gpuplat.render.access import cluster_access
 from gpuplat.render.naming import module_label
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster

@@ -6,15 +6,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gpuplat.errors import GpuplatError
-from gpuplat.render import eks, gke
+from gpuplat.releases.lock import ModuleTemplate, locked_module, released_module, sha256
+from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
-from gpuplat.render.kube import cluster_access, infra_state
-from gpuplat.render.modules import ModuleTemplate, locked_module, released_module, sha256
 from gpuplat.render.naming import STAGES, root_dir, to_project
 from gpuplat.render.platform import platform_view
 from gpuplat.render.serving import server_view, serving_plans
 from gpuplat.render.templates import environment
 from gpuplat.spec.load import EnvSpec
+from gpuplat.targets import eks, gke
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "aws": ("hashicorp/aws", ">= 5.100, < 7"),

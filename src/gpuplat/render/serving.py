@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gpuplat.render.kube import provider_alias
+from gpuplat.render.access import provider_alias
 from gpuplat.render.naming import module_label
 from gpuplat.spec.load import EnvSpec
-from gpuplat.workload.plan import ServingPlan, plan_workload
+from gpuplat.workload.serving import ServingPlan, plan_workload
 
 HTTP_SCALER = "keda-add-ons-http-external-scaler.keda.svc.cluster.local:9090"
 HTTP_INTERCEPTOR = "keda-add-ons-http-interceptor-proxy.keda.svc.cluster.local:8080"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from gpuplat.render.hcl import JINJA_FILTERS
+from gpuplat.hcl.writer import JINJA_FILTERS
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 

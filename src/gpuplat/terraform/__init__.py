@@ -35,10 +35,10 @@ from gpuplat.terraform.events import (
     UnknownEvent,
     VersionEvent,
 )
-from gpuplat.terraform.locks import LockInfo, StateLockedError, parse_lock_info
-from gpuplat.terraform.plan import Action, OutputChange, Plan, ResourceChange, parse_plan
 from gpuplat.terraform.results import OutputValue, PlanResult, RunResult
 from gpuplat.terraform.runner import Terraform
+from gpuplat.terraform.showplan import Action, OutputChange, Plan, ResourceChange, parse_plan
+from gpuplat.terraform.statelock import LockInfo, StateLockedError, parse_lock_info
 from gpuplat.terraform.stream import parse_event, parse_stream
 from gpuplat.terraform.tracker import TerraformInterrupted
 

@@ -13,10 +13,10 @@ from gpuplat.terraform.binary import TerraformBinary
 from gpuplat.terraform.decoded import as_object, get_bool, loads
 from gpuplat.terraform.diagnostics import TerraformDiagnostic, ValidateResult, parse_validate
 from gpuplat.terraform.events import EventCallback
-from gpuplat.terraform.locks import locked_error
-from gpuplat.terraform.plan import Plan, parse_plan
 from gpuplat.terraform.process import Exit, run_child
 from gpuplat.terraform.results import OutputValue, PlanResult, RunResult
+from gpuplat.terraform.showplan import Plan, parse_plan
+from gpuplat.terraform.statelock import locked_error
 from gpuplat.terraform.tracker import Tracker
 
 _BASE_FLAGS = ("-input=false", "-no-color")

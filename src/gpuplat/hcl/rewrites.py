@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
-from gpuplat.render.hcltokens import (
+from gpuplat.hcl.tokens import (
     _DELTA,
     BCOMMENT,
     CBRACE,
@@ -25,7 +25,7 @@ from gpuplat.render.hcltokens import (
     TINTERP,
     TSEQEND,
 )
-from gpuplat.render.hclwidth import _PIECES
+from gpuplat.hcl.width import _PIECES
 
 # ---------------------------------------------------------------------------
 # Terraform's own rewrites on top of hclwrite (command/fmt.go): block labels
@@ -148,7 +148,7 @@ def _unwrap_interpolation(
 
 def _requote_labels(kinds: list[int], texts: list[str], start: int, stop: int) -> _Edit | None:
     """Write block labels as canonical quoted strings, as Terraform does."""
-    from gpuplat.render.hcl import quote  # local: hcl imports hclfmt, which imports this
+    from gpuplat.hcl.writer import quote  # local: hcl imports hclfmt, which imports this
 
     new_texts: list[str] = []
     for j in range(start, stop):

@@ -6,7 +6,7 @@ Every value here is plain data; the templates write it through the one quoting f
 from __future__ import annotations
 
 from gpuplat.addons import pool_labels
-from gpuplat.render.hcl import raw
+from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool

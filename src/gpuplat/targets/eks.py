@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpuplat.addons import pool_labels
-from gpuplat.render.gke import TAINT_EFFECT, resource_labels
-from gpuplat.render.hcl import expr, raw
+from gpuplat.hcl.writer import expr, raw
 from gpuplat.render.naming import module_label
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import device_plugin, resolve_pool, version_tuple
+from gpuplat.targets.gke import TAINT_EFFECT, resource_labels
 
 DEFAULT_KUBERNETES_VERSION = "1.34"
 """What a cluster runs when the spec names no version (also the eks-cluster module's default).

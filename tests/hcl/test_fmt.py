@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpuplat.render.hcl import expr, quote
-from gpuplat.render.hclfmt import columns, format_hcl
-from tests.render.hclgen import GRAPHEME_KEYS, DocGen
+from gpuplat.hcl.fmt import columns, format_hcl
+from gpuplat.hcl.writer import expr, quote
+from tests.hcl.hclgen import GRAPHEME_KEYS, DocGen
 from tests.support.realparts import terraform_bin, terraform_env
 
 # Hand-picked layouts, each a rule of terraform fmt (all checked against it).

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
 
-from gpuplat.render.hcl import quote
-from tests.render.hclgen import NASTY_FRAGMENTS, nfc_text
+from gpuplat.hcl.writer import quote
+from tests.hcl.hclgen import NASTY_FRAGMENTS, nfc_text
 from tests.support.hcldecode import decode, python_hcl2_can_lex
 from tests.support.realparts import terraform_bin, terraform_env
 

@@ -14,7 +14,7 @@ import yaml
 from gpuplat.addons import AddonsPlan, plan_addons
 from gpuplat.render.serving import HTTP_INTERCEPTOR, HTTP_SCALER, serving_plans
 from gpuplat.spec.load import EnvSpec
-from gpuplat.workload.plan import GPU_RESOURCE, POOL_LABEL, ServingPlan
+from gpuplat.workload.serving import GPU_RESOURCE, POOL_LABEL, ServingPlan
 
 Obj = dict[str, object]
 MARKER = ".gpuplat-manifests"

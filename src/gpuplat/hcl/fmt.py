@@ -5,9 +5,9 @@ from __future__ import annotations
 from itertools import accumulate
 from typing import Final
 
-from gpuplat.render.hcllexer import _lex
-from gpuplat.render.hclrewrites import _apply, _terraform_rewrites
-from gpuplat.render.hcltokens import (
+from gpuplat.hcl.lexer import _lex
+from gpuplat.hcl.rewrites import _apply, _terraform_rewrites
+from gpuplat.hcl.tokens import (
     _DELTA,
     _KINDS,
     _NIL,
@@ -51,7 +51,7 @@ from gpuplat.render.hcltokens import (
     TINTERP,
     TSEQEND,
 )
-from gpuplat.render.hclwidth import _token_columns, columns
+from gpuplat.hcl.width import _token_columns, columns
 
 __all__ = ["columns", "format_hcl"]
 

@@ -7,8 +7,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Final
 
-from gpuplat.render.hcllexer import _lex
-from gpuplat.render.hcltokens import QLIT, STRING
+from gpuplat.hcl.lexer import _lex
+from gpuplat.hcl.tokens import QLIT, STRING
 
 # ---------------------------------------------------------------------------
 # Width: hclwrite measures a cell as the sum, token by token, of grapheme

@@ -19,8 +19,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from gpuplat.render.changes import Change
-from gpuplat.render.manifest import MANIFEST
+from gpuplat.tree.changes import Change
+from gpuplat.tree.record import MANIFEST
 
 TMP = ".gpuplat/tmp"
 JOURNAL = "render-journal.json"

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from gpuplat.render.fingerprint import file_sha
-from gpuplat.render.manifest import MANIFEST, Manifest
+from gpuplat.tree.fingerprint import file_sha
+from gpuplat.tree.record import MANIFEST, Manifest
 
 if TYPE_CHECKING:
     from gpuplat.render.roots import Rendered

@@ -13,9 +13,10 @@ import hcl2
 import pytest
 
 from gpuplat.errors import StaleError
-from gpuplat.render import moddoc, templates
-from gpuplat.render import modules as mod
-from gpuplat.render.modules import module_templates, released_module, render_module
+from gpuplat.releases import lock as mod
+from gpuplat.releases import readme as moddoc
+from gpuplat.releases.lock import module_templates, released_module, render_module
+from gpuplat.render import templates
 
 NAMES = sorted(module_templates())
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final, TypeAlias
 
-from gpuplat.render.hcltokens import (
+from gpuplat.hcl.tokens import (
     _OPS,
     BCOMMENT,
     CHEREDOC,

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from gpuplat.render.hclfmt import columns
+from gpuplat.hcl.fmt import columns
 
 __all__ = ["JINJA_FILTERS", "Raw", "expr", "ident", "quote", "raw"]
 

@@ -6,12 +6,12 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from gpuplat.addresses import Element, element_of, elements
 from gpuplat.app.render import unchanged
-from gpuplat.elements import Element, element_of, elements
 from gpuplat.errors import TerraformError
-from gpuplat.render.manifest import read_manifest
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.locate import Locator
+from gpuplat.tree.record import read_manifest
 from gpuplat.workspace import StageRoot
 
 

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gpuplat.render.hcl import JINJA_FILTERS, Raw, expr, ident, quote, raw
-from gpuplat.render.hclfmt import format_hcl
-from tests.render.hclgen import NASTY_FRAGMENTS
+from gpuplat.hcl.fmt import format_hcl
+from gpuplat.hcl.writer import JINJA_FILTERS, Raw, expr, ident, quote, raw
+from tests.hcl.hclgen import NASTY_FRAGMENTS
 from tests.support.realparts import terraform_bin, terraform_env
 
 

@@ -6,7 +6,7 @@ import random
 import string
 import unicodedata
 
-from gpuplat.render.hcl import quote
+from gpuplat.hcl.writer import quote
 
 # Pieces of text that have broken HCL quoting somewhere: string and template
 # delimiters, escapes, heredoc and comment openers, invisible characters.

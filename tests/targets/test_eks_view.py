@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from gpuplat.render import eks
-from gpuplat.render.hcl import Raw
+from gpuplat.hcl.writer import Raw
 from gpuplat.render.roots import render_root
 from gpuplat.spec.load import EnvSpec, load_project
+from gpuplat.targets import eks
 from tests.support.specs import project
 
 EXAMPLE = "eks-l4-vllm"

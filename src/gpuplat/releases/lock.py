@@ -18,8 +18,8 @@ from pathlib import Path
 import yaml
 
 from gpuplat.errors import StaleError
-from gpuplat.render import moddoc
-from gpuplat.render.hclfmt import format_hcl
+from gpuplat.hcl.fmt import format_hcl
+from gpuplat.releases import readme as moddoc
 from gpuplat.render.templates import environment, templates_root
 
 LOCK_NAME = "modules.lock.json"
@@ -191,7 +191,7 @@ def update_lock() -> list[str]:
 
 
 def main() -> int:
-    """``python -m gpuplat.render.modules``: lock new module versions."""
+    """``python -m gpuplat.releases.lock``: lock new module versions."""
     try:
         added = update_lock()
     except StaleError as exc:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpuplat.app.init import list_examples
-from gpuplat.render.hclfmt import format_hcl
+from gpuplat.hcl.fmt import format_hcl
 from gpuplat.render.roots import render
 from gpuplat.spec.load import load_project
 from tests.support.specs import DRA_CLUSTER_PATCH, OPERATOR_PATCH, project

@@ -1,0 +1,1 @@
+"""Released module versions: their lock of file hashes, their READMEs and changelogs."""

@@ -1,0 +1,1 @@
+"""Cloud targets: everything that differs between GKE, EKS and AKS lives in its target."""
