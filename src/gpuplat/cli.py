@@ -21,7 +21,7 @@ import click
 
 from gpuplat import __version__
 from gpuplat.console import Console
-from gpuplat.errors import ExitCode, GpuplatError
+from gpuplat.errors import ExitCode, GpuplatError, file_error
 
 
 @dataclass
@@ -51,6 +51,15 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             Console().say("Interrupted.")
             ctx.exit(int(ExitCode.INTERRUPTED))
+        except OSError as exc:
+            app = ctx.find_object(App)
+            console = app.console if app else Console()
+            if exc.filename is None:
+                _internal_error(console, bool(app and app.debug))
+                ctx.exit(int(ExitCode.INTERNAL))
+            # A file of the user's that the system refused: theirs to fix, not a bug.
+            console.error(file_error(exc, "continue"))
+            ctx.exit(int(ExitCode.ERROR))
         except Exception:
             app = ctx.find_object(App)
             _internal_error(app.console if app else Console(), bool(app and app.debug))

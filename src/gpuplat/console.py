@@ -87,6 +87,12 @@ class Console:
         envs = f"  (in {', '.join(diag.envs)})" if diag.envs else ""
         if where or path:
             lines.append("  " + self.style(where, "cyan") + ("  " + path if path else "") + envs)
+        for other in diag.related:
+            lines.append(
+                "  "
+                + self.style(str(other.mark), "cyan")
+                + f"  {format_path(other.path)}  ({other.note})"
+            )
         lines.extend(f"  {detail}" for detail in diag.details)
         if diag.hint:
             lines.append(f"{self.style('Hint:', 'bold')} {diag.hint}")

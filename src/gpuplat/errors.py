@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import errno
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING
@@ -124,3 +126,54 @@ class TerraformError(GpuplatError):
     diagnostics: Sequence[TerraformDiagnostic] = field(default_factory=tuple)
     stderr_tail: str = ""
     exit_code: ExitCode = ExitCode.TERRAFORM
+
+
+@dataclass
+class FileError(GpuplatError):
+    """The operating system refused an operation on the user's files.
+
+    Attributes:
+        path: The file or folder, as the failing call named it.
+        reason: The system's reason (e.g. "Read-only file system").
+    """
+
+    path: str = ""
+    reason: str = ""
+
+
+_FILE_HINTS = {
+    errno.EROFS: "the file system is read-only: run gpuplat on a writable copy of the project",
+    errno.EACCES: "you may not write there: fix the folder's permissions or run on a copy",
+    errno.EPERM: "you may not write there: fix the folder's permissions or run on a copy",
+    errno.ENOSPC: "the disk is full: free some space and run it again",
+    errno.EDQUOT: "your disk quota is used up: free some space and run it again",
+    errno.ENOTDIR: "a file stands where gpuplat needs a folder: move it away",
+    errno.EEXIST: "something already exists there: move it away",
+    errno.EISDIR: "a folder stands where gpuplat needs a file: move it away",
+}
+
+
+def file_error(exc: OSError, doing: str) -> FileError:
+    """A person-readable error for an OS error met while ``doing`` something to user files."""
+    path = str(exc.filename) if exc.filename is not None else ""
+    reason = exc.strerror or str(exc)
+    where = f"{path}: " if path else ""
+    return FileError(
+        f"cannot {doing}: {where}{reason}",
+        hint=_FILE_HINTS.get(exc.errno or 0),
+        path=path,
+        reason=reason,
+    )
+
+
+@contextmanager
+def user_files(doing: str) -> Iterator[None]:
+    """Turn OS errors raised inside the block into a FileError saying what was being done.
+
+    Raises:
+        FileError: The block raised an OSError.
+    """
+    try:
+        yield
+    except OSError as exc:
+        raise file_error(exc, doing) from exc

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from gpuplat.errors import LockedError
+from gpuplat.errors import LockedError, user_files
 
 LOCK_DIR = ".gpuplat/locks"
 
@@ -25,11 +25,13 @@ def hold(root: Path, name: str, what: str) -> Iterator[None]:
 
     Raises:
         LockedError: Another process holds it; the error says who and since when.
+        FileError: The lock file cannot be created (e.g. a read-only project).
     """
     folder = root / LOCK_DIR
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    with user_files(f"take the {name} lock"):
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

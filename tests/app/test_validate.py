@@ -53,7 +53,30 @@ def test_json_output_invalid(tmp_path: Path) -> None:
         "hint": "1 means no sharing: use mode: none",
         "details": [],
         "environments": [],
+        "related": [],
     }
+
+
+def test_json_names_the_overlay_value_that_caused_a_problem(tmp_path: Path) -> None:
+    project = init(tmp_path)
+    (project / "envs" / "dev.yaml").write_text(
+        "clusters:\n  - name: inference-us\n    node_pools:\n      - name: l4-shared\n"
+        "        autoscaling:\n          min_nodes: 1\n"
+    )
+    result = run("validate", "--json", "-e", "dev", cwd=project)
+    assert result.exit_code == 4
+    (diag,) = json.loads(result.stdout)["diagnostics"]
+    assert diag["path"] == "workloads[0].scale_to_zero"
+    assert diag["file"] == "gpuplat.yaml"
+    assert diag["related"] == [
+        {
+            "file": "envs/dev.yaml",
+            "line": 6,
+            "column": 22,
+            "path": "clusters[0].node_pools[0].autoscaling.min_nodes",
+            "note": "min_nodes of pool l4-shared",
+        }
+    ]
 
 
 def test_warnings_fail_only_under_strict(tmp_path: Path) -> None:

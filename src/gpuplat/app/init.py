@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 
 from gpuplat.app.scaffold import scaffold_files
-from gpuplat.errors import ExitCode, GpuplatError
+from gpuplat.errors import ExitCode, GpuplatError, user_files
 from gpuplat.spec.schema import spec_schema_text
 
 DEFAULT_EXAMPLE = "gke-l4-vllm"
@@ -88,6 +88,7 @@ def init_project(target: Path, example: str | None, *, force: bool) -> InitResul
 
     Raises:
         GpuplatError: Unknown example, or files exist and ``force`` is off (nothing is written).
+        FileError: The operating system refused a write.
     """
     files = example_files(example or DEFAULT_EXAMPLE)
     existing = sorted(rel for rel in files if (target / rel).exists())
@@ -98,10 +99,11 @@ def init_project(target: Path, example: str | None, *, force: bool) -> InitResul
             details=tuple(existing),
             exit_code=ExitCode.ERROR,
         )
-    for rel, text in files.items():
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    with user_files(f"write the example project into {target}"):
+        for rel, text in files.items():
+            path = target / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
     return InitResult(target, tuple(files))
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpuplat import runlock
-from gpuplat.errors import StaleError
+from gpuplat.errors import StaleError, user_files
 from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.tree import writer
 from gpuplat.tree.changes import Change, Diff, diff
@@ -121,6 +121,8 @@ def render_project(
         StaleError: ``check`` found differences; or a released module folder was edited by
             hand (a render refuses to overwrite it).
         LockedError: Another gpuplat run is rendering this project.
+        FileError: The operating system refused a write (e.g. a read-only folder); the
+            previous tree is left as it was.
     """
     if not check and manifests is None and (root / "gpuplat.yaml").is_file():
         with runlock.hold(root, "render", "cannot render"):
@@ -163,16 +165,20 @@ def render_project(
                 for path, text in build_manifests(env).items()
             }
             result.manifests = len(files)
-            result.manifests_written = writer.replace_dir(manifests, files, MARKER)
+            with user_files(f"write the manifests to {manifests}"):
+                result.manifests_written = writer.replace_dir(manifests, files, MARKER)
         if dry_run:
             return result
-        if not found.clean:
-            files = dict(rendered.files)
-            for folder in found.new_module_folders:
-                files.update(rendered.module_texts(folder))
-            writer.write(root, files, found.changes, found.new_module_folders, found.manifest_text)
-            result.written = True
-        _remember(root, project)
+        with user_files("write the rendered tree (the previous tree is intact)"):
+            if not found.clean:
+                files = dict(rendered.files)
+                for folder in found.new_module_folders:
+                    files.update(rendered.module_texts(folder))
+                writer.write(
+                    root, files, found.changes, found.new_module_folders, found.manifest_text
+                )
+                result.written = True
+            _remember(root, project)
         return result
 
 

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from gpuplat import __version__
+from gpuplat.errors import user_files
 from gpuplat.workspace import StageRoot
 
 
@@ -53,10 +54,11 @@ def save(
         plan_sha256=_sha(stage.plan_file) if has_changes else None,
         summary=summary,
     )
-    stage.plan_meta.parent.mkdir(parents=True, exist_ok=True)
-    stage.plan_meta.write_text(
-        json.dumps(asdict(meta), indent=2, sort_keys=True) + "\n", encoding="utf-8"
-    )
+    with user_files(f"save the plan of {stage.env}/{stage.stage}"):
+        stage.plan_meta.parent.mkdir(parents=True, exist_ok=True)
+        stage.plan_meta.write_text(
+            json.dumps(asdict(meta), indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
     return meta
 
 

@@ -30,6 +30,24 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True)
+class Related:
+    """Another value that takes part in a problem: e.g. the overlay line that caused it."""
+
+    mark: Mark
+    path: KeyPath
+    note: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "file": self.mark.file,
+            "line": self.mark.line,
+            "column": self.mark.col,
+            "path": format_path(self.path),
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One problem in the spec, with where it is and what to do about it."""
 
@@ -43,6 +61,8 @@ class Diagnostic:
     """Order of the file among the loaded files, so sorting keeps the base spec first."""
     envs: tuple[str, ...] = ()
     """Environments the problem was found in; empty when it applies to all of them."""
+    related: tuple[Related, ...] = ()
+    """The other values the problem depends on, wherever they were written."""
 
     @property
     def is_error(self) -> bool:
@@ -72,6 +92,7 @@ class Diagnostic:
             "hint": self.hint,
             "details": list(self.details),
             "environments": list(self.envs),
+            "related": [r.to_json() for r in self.related],
         }
 
 
@@ -96,7 +117,15 @@ def sort_diagnostics(diags: Iterable[Diagnostic], all_envs: Sequence[str] = ()) 
     """
     merged: dict[tuple[object, ...], Diagnostic] = {}
     for diag in diags:
-        key = (diag.severity, diag.message, diag.mark, diag.path, diag.hint, diag.details)
+        key = (
+            diag.severity,
+            diag.message,
+            diag.mark,
+            diag.path,
+            diag.hint,
+            diag.details,
+            diag.related,
+        )
         if key in merged:
             envs = tuple(dict.fromkeys((*merged[key].envs, *diag.envs)))
             merged[key] = replace(merged[key], envs=envs)

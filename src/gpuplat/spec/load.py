@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -10,7 +11,7 @@ from pydantic import ValidationError
 
 from gpuplat.errors import ExitCode, GpuplatError, SpecError
 from gpuplat.spec.convert import diagnostics_from, without_bad_values
-from gpuplat.spec.diagnostics import Diagnostic, Severity, sort_diagnostics
+from gpuplat.spec.diagnostics import Diagnostic, Mark, Severity, sort_diagnostics
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.merge import merge
 from gpuplat.spec.model import Environment, Spec
@@ -92,6 +93,8 @@ def load_project(root: Path, envs: Sequence[str] = (), *, strict: bool = False) 
             exit_code=ExitCode.ERROR,
         )
     selected = list(envs) or list(declared)
+    if declared:
+        diags.extend(_stray_overlays(root, declared))
     loaded: dict[str, EnvSpec] = {}
     if not selected:
         # No usable environments list: validate the base alone so its errors are reported.
@@ -125,6 +128,36 @@ def _declared_envs(root: Node) -> dict[str, str | None]:
         if name is not None and isinstance(name.value, str) and name.value not in out:
             declared = overlay.value if overlay is not None else None
             out[name.value] = declared if isinstance(declared, str) else None
+    return out
+
+
+def _stray_overlays(root: Path, declared: dict[str, str | None]) -> list[Diagnostic]:
+    """Overlay files in envs/ that no declared environment reads: a typo, or a missing entry."""
+    wanted = {overlay_path(name, overlay) for name, overlay in declared.items()}
+    out: list[Diagnostic] = []
+    for path in sorted((root / "envs").glob("*.y*ml")):
+        rel = path.relative_to(root).as_posix()
+        if rel in wanted or not path.is_file() or path.suffix not in (".yaml", ".yml"):
+            continue
+        name = path.stem
+        close = [
+            c
+            for c in difflib.get_close_matches(name, list(declared), n=1)
+            if not (root / overlay_path(c, declared[c])).exists()
+        ]
+        hint = f"environments in {SPEC_FILE}: {', '.join(declared)}; "
+        hint += f"rename it to envs/{close[0]}.yaml, " if close else ""
+        hint += f"declare it under environments (- name: {name}), or remove the file"
+        out.append(
+            Diagnostic(
+                Severity.ERROR,
+                f'{rel} overlays environment "{name}", which {SPEC_FILE} does not declare',
+                Mark(rel, 1, 1),
+                (),
+                hint,
+                file_rank=1,
+            )
+        )
     return out
 
 

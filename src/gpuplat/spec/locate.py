@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gpuplat.spec.diagnostics import Diagnostic, KeyPath, Mark, Severity
+from collections.abc import Sequence
+
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath, Mark, Related, Severity
 from gpuplat.spec.source import Node
 
 
@@ -46,10 +48,20 @@ class Locator:
         *,
         details: tuple[str, ...] = (),
         at_key: bool = False,
+        related: Sequence[tuple[KeyPath, str]] = (),
     ) -> Diagnostic:
+        """A diagnostic at ``path``; ``related`` names the other values it depends on."""
         mark = self.mark(path, at_key=at_key)
+        others = tuple(Related(self.mark(p), p, note) for p, note in related if p != path)
         return Diagnostic(
-            severity, message, mark, path, hint, details, file_rank=self.ranks.get(mark.file, 9)
+            severity,
+            message,
+            mark,
+            path,
+            hint,
+            details,
+            file_rank=self.ranks.get(mark.file, 9),
+            related=others,
         )
 
     def error(
@@ -60,8 +72,11 @@ class Locator:
         *,
         details: tuple[str, ...] = (),
         at_key: bool = False,
+        related: Sequence[tuple[KeyPath, str]] = (),
     ) -> Diagnostic:
-        return self.diag(Severity.ERROR, path, message, hint, details=details, at_key=at_key)
+        return self.diag(
+            Severity.ERROR, path, message, hint, details=details, at_key=at_key, related=related
+        )
 
     def warning(
         self,
@@ -71,5 +86,8 @@ class Locator:
         *,
         details: tuple[str, ...] = (),
         at_key: bool = False,
+        related: Sequence[tuple[KeyPath, str]] = (),
     ) -> Diagnostic:
-        return self.diag(Severity.WARNING, path, message, hint, details=details, at_key=at_key)
+        return self.diag(
+            Severity.WARNING, path, message, hint, details=details, at_key=at_key, related=related
+        )

@@ -40,11 +40,18 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
             usable = [p for p in matched if (name, p.name) not in broken]
             fits = True
             for pool in usable:
-                found = list(_fit(workload, cluster, pool, base, loc))
+                found = list(_fit(spec, workload, cluster, pool, base, loc))
                 fits = fits and not any(d.is_error for d in found)
                 yield from found
             if usable and len(usable) == len(matched) and fits:
-                yield from _capacity(workload, cluster, usable, base, loc)
+                yield from _capacity(spec, workload, cluster, usable, base, loc)
+
+
+def pool_path(spec: Spec, cluster: Cluster, pool: NodePool) -> KeyPath:
+    """Key path of a pool in the spec, for diagnostics that name it as a related value."""
+    i = next(k for k, c in enumerate(spec.clusters) if c.name == cluster.name)
+    j = next(k for k, p in enumerate(cluster.node_pools) if p.name == pool.name)
+    return ("clusters", i, "node_pools", j)
 
 
 def _references(
@@ -215,9 +222,17 @@ def _container(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Diag
 
 
 def _fit(
-    workload: Workload, cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
+    spec: Spec,
+    workload: Workload,
+    cluster: Cluster,
+    pool: NodePool,
+    base: KeyPath,
+    loc: Locator,
 ) -> Iterator[Diagnostic]:
     gpu = resolve_pool(cluster, pool)
+    at = pool_path(spec, cluster, pool)
+    shape = [((*at, "machine_type"), "the pool's machine type")]
+    sharing = [((*at, "sharing"), "the pool's GPU sharing")] if pool.sharing.mode != "none" else []
     units = gpu.units_per_node
     where = f'pool "{pool.name}" in cluster "{cluster.name}"'
     if units is None:
@@ -228,6 +243,7 @@ def _fit(
             (*base, "gpus"),
             f"{where} shares GPUs by {pool.sharing.mode}: a replica can take 1 shared GPU, not {workload.gpus}",
             "set gpus: 1, or use a pool without sharing",
+            related=sharing,
         )
         return
     if workload.gpus > units:
@@ -236,6 +252,7 @@ def _fit(
             (*base, "gpus"),
             f"a replica needs {workload.gpus} {noun}; a node of {where} has {units}",
             "replicas must fit on one node: lower gpus or use a bigger machine type",
+            related=shape + sharing,
         )
         return
     if units % workload.gpus:
@@ -244,6 +261,7 @@ def _fit(
             (*base, "gpus"),
             f"{stranded} of {units} GPUs per node of {where} are stranded",
             f"{units} is not a multiple of {workload.gpus}; pick gpus that divide {units}",
+            related=shape + sharing,
         )
     if workload.model.mount == "copy":
         # The init container copies the weights to the node's boot disk (an emptyDir); images
@@ -256,6 +274,7 @@ def _fit(
                 f"copying {workload.model.size_gb:g} GB of weights needs about {needed:.0f} GB of node disk; "
                 f"{where} has {pool.disk.size_gb} GB, {IMAGE_RESERVE_GB} GB of it for images",
                 "raise the pool's disk.size_gb, or mount the weights (model.mount: gcsfuse on GKE)",
+                related=[((*at, "disk", "size_gb"), "the pool's disk")],
             )
     memory = _replica_memory_gb(workload, pool, gpu.gpu_memory_gb)
     if memory is not None:
@@ -265,12 +284,14 @@ def _fit(
                 (*base, "model", "size_gb"),
                 f"weights of {size:g} GB do not fit in {memory:g} GB of GPU memory per replica on {where}",
                 "use more GPUs per replica, a bigger MIG profile or a bigger GPU",
+                related=shape + sharing,
             )
         elif size > 0.9 * memory:
             yield loc.warning(
                 (*base, "model", "size_gb"),
                 f"weights of {size:g} GB leave under 10% of {memory:g} GB GPU memory for the KV cache on {where}",
                 "give each replica more GPU memory",
+                related=shape + sharing,
             )
 
 
@@ -294,7 +315,12 @@ def _replica_memory_gb(
 
 
 def _capacity(
-    workload: Workload, cluster: Cluster, pools: list[NodePool], base: KeyPath, loc: Locator
+    spec: Spec,
+    workload: Workload,
+    cluster: Cluster,
+    pools: list[NodePool],
+    base: KeyPath,
+    loc: Locator,
 ) -> Iterator[Diagnostic]:
     units = [resolve_pool(cluster, p).units_per_node for p in pools]
     if any(u is None for u in units):
@@ -302,17 +328,23 @@ def _capacity(
     per_node = [(u or 0) // workload.gpus for u in units]
     most = sum(n * pool_node_bounds(cluster, p)[1] for n, p in zip(per_node, pools, strict=True))
     names = ", ".join(p.name for p in pools)
+    maxima = [
+        ((*pool_path(spec, cluster, p), "autoscaling", "max_nodes"), f"max_nodes of pool {p.name}")
+        for p in pools
+    ]
     if workload.replicas.min > most:
         yield loc.error(
             (*base, "replicas", "min"),
             f'{_replicas_word(workload.replicas.min)} can never be ready in cluster "{cluster.name}": pools {names} hold at most {most}',
             "raise the pools' max_nodes or lower replicas.min",
+            related=maxima,
         )
     elif workload.replicas.max > most:
         yield loc.warning(
             (*base, "replicas", "max"),
             f'only {most} of {workload.replicas.max} replicas fit in cluster "{cluster.name}" (pools {names} at max_nodes)',
             "raise the pools' max_nodes or lower replicas.max",
+            related=maxima,
         )
     if workload.scale_to_zero:
         for pool in pools:
@@ -321,4 +353,10 @@ def _capacity(
                     (*base, "scale_to_zero"),
                     f'scale_to_zero needs pools that can reach 0 nodes; pool "{pool.name}" in cluster "{cluster.name}" keeps min_nodes {pool.autoscaling.min_nodes}',
                     "set that pool's autoscaling.min_nodes: 0",
+                    related=[
+                        (
+                            (*pool_path(spec, cluster, pool), "autoscaling", "min_nodes"),
+                            f"min_nodes of pool {pool.name}",
+                        )
+                    ],
                 )
