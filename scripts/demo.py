@@ -27,10 +27,15 @@ ENV = "dev"
 
 
 def step(
-    title: str, *args: str, ok: tuple[int, ...] = (0,), env: dict[str, str] | None = None
+    title: str,
+    *args: str,
+    ok: tuple[int, ...] = (0,),
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
 ) -> int:
-    print(f"\n== {title}\n$ gpuplat {' '.join(args)}", flush=True)
-    done = subprocess.run([*GPUPLAT, *args], env=env, check=False)
+    where = f"{cwd.relative_to(REPO)}$" if cwd is not None else "$"
+    print(f"\n== {title}\n{where} gpuplat {' '.join(args)}", flush=True)
+    done = subprocess.run([*GPUPLAT, *args], env=env, check=False, cwd=cwd)
     if done.returncode not in ok:
         raise SystemExit(f"demo failed: `gpuplat {' '.join(args)}` exited {done.returncode}")
     return done.returncode
@@ -134,43 +139,43 @@ def main() -> None:
                 aws_access_key_id="testing",
                 aws_secret_access_key="testing",
             ).create_bucket(Bucket=bucket)
-        where = ["-C", str(project)]
-        step("validate", *where, "validate", "--strict", env=env)
+        # From here on, as a person works: inside the project folder, with relative paths.
+        step("validate", "validate", "--strict", env=env, cwd=project)
         step(
             "render (all stages; plain manifests too)",
-            *where,
             "render",
             "--manifests",
-            str(project / "k8s"),
+            "k8s",
             env=env,
+            cwd=project,
         )
         moto_override(project, "inference-use1")
         step(
             "plan dev (infra: the cluster and its GPU node group)",
-            *where,
             "plan",
             ENV,
             "--stage",
             "infra",
             ok=(10,),
             env=env,
+            cwd=project,
         )
-        step("apply dev", *where, "apply", ENV, env=env)
+        step("apply dev", "apply", ENV, env=env, cwd=project)
         print(
             "\n(moto reads some fields back differently from AWS, so the next plan shows "
             "replacements a real account would not: see tests/eks/test_moto.py)"
         )
         step(
             "plan dev again",
-            *where,
             "plan",
             ENV,
             "--stage",
             "infra",
             ok=(0, 10),
             env=env,
+            cwd=project,
         )
-        step("destroy dev", *where, "destroy", ENV, "--stage", "infra", "--yes", env=env)
+        step("destroy dev", "destroy", ENV, "--stage", "infra", "--yes", env=env, cwd=project)
     finally:
         server.stop()
         groups.__exit__(None, None, None)
@@ -180,6 +185,7 @@ def main() -> None:
     )
     print("The platform and serving stages were rendered and checked, not applied: they need a")
     print("running Kubernetes API and the kubernetes/helm providers.")
+    print("The gpuplat command is .venv/bin/gpuplat (or `source .venv/bin/activate`).")
 
 
 if __name__ == "__main__":

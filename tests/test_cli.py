@@ -89,3 +89,32 @@ def test_colour_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     assert Console(err=io.StringIO()).color is False
     monkeypatch.setenv("NO_COLOR", "1")
     assert Console(err=Tty()).color is False
+
+
+def _complete(words: str, cwd: Path) -> list[str]:
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, _GPUPLAT_COMPLETE="bash_complete", COMP_WORDS=words)
+    env["COMP_CWORD"] = str(len(words.split()) - (0 if words.endswith(" ") else 1))
+    done = subprocess.run(
+        [sys.executable, "-c", "from gpuplat.cli import main; main()"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [line.split(",", 1)[1] for line in done.stdout.splitlines() if line]
+
+
+def test_shell_completion_of_environments_and_examples(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    assert run("init", str(project)).exit_code == 0
+    assert _complete("gpuplat plan ", project) == ["dev", "prod"]
+    assert _complete("gpuplat apply p", project) == ["prod"]
+    assert _complete("gpuplat -C p drift ", tmp_path) == ["dev", "prod"]
+    assert _complete("gpuplat validate -e d", project) == ["dev"]
+    assert _complete("gpuplat init -x gke-", tmp_path) == ["gke-h100-mig", "gke-l4-vllm"]
+    assert _complete("gpuplat plan ", tmp_path) == [], "no project here: nothing to offer"

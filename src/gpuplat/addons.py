@@ -1,7 +1,8 @@
 """What each cluster's platform stage installs so pods can use GPUs, and why.
 
 Pure decisions on the validated spec: the renderer turns them into module arguments and plain
-manifests; the infra stage uses :func:`pool_labels` so nodes carry the labels the add-ons read.
+manifests. What a cloud ships or needs comes from its target; the labels the add-ons read are
+put on the nodes by the target's ``pool_labels``.
 """
 
 from __future__ import annotations
@@ -12,16 +13,7 @@ from typing import Literal
 from gpuplat import catalog
 from gpuplat.catalog import ChartPin
 from gpuplat.spec.model import Cluster, NodePool, Spec
-from gpuplat.spec.resolve import ResolvedPlugin, device_plugin
-
-POOL_LABEL = "gpuplat.dev/pool"
-DEVICE_PLUGIN_CONFIG_LABEL = "nvidia.com/device-plugin.config"
-"""The NVIDIA device plugin picks its per-node config by this label."""
-MIG_CONFIG_LABEL = "nvidia.com/mig.config"
-"""The GPU Operator's MIG manager partitions a node's GPUs by this label."""
-GKE_NO_DEVICE_PLUGIN = {"gke-no-default-nvidia-gpu-device-plugin": "true"}
-"""GKE's documented label for nodes whose GPUs another device plugin (or DRA driver) hands out."""
-GKE_DRA_LABELS = {**GKE_NO_DEVICE_PLUGIN, "nvidia.com/gpu.present": "true"}
+from gpuplat.targets import ResolvedPlugin, target
 
 Dcgm = Literal["managed", "chart", "operator", "off"]
 
@@ -89,7 +81,8 @@ def config_name(pool: NodePool) -> str:
 
 def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
     """Decide the add-ons of one cluster."""
-    plugin = device_plugin(spec, cluster)
+    cloud = target(cluster.cloud)
+    plugin = cloud.device_plugin(spec)
     hands_out_gpus = plugin in ("nvidia-device-plugin", "gpu-operator")
     configs: list[SharingConfig] = []
     for pool in cluster.node_pools:
@@ -104,7 +97,7 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
     if spec.addons.metrics.dcgm_exporter:
         if operator:
             dcgm = "operator"
-        elif cluster.cloud == "gke":
+        elif cloud.managed_dcgm:
             dcgm = "managed"
         else:
             dcgm = "chart"
@@ -113,35 +106,15 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         cloud=cluster.cloud,
         device_plugin=plugin,
         sharing=sharing,
-        mig_strategy="single" if mig and operator and cluster.cloud != "gke" else None,
+        mig_strategy=cloud.operator_mig_strategy if mig and operator else None,
         operator_driver=operator and any(p.driver.install == "none" for p in cluster.node_pools),
-        gke_host_paths=operator and cluster.cloud == "gke",
+        gke_host_paths=operator and cloud.operator_host_paths,
         dcgm=dcgm,
         keda=bool(scale_to_zero),
         http_add_on=bool(scale_to_zero),
         wait_timeout_seconds=max((w.load_time_budget for w in scale_to_zero), default=0),
         kueue=spec.addons.gang_scheduling.kueue,
         leader_worker_set=spec.addons.gang_scheduling.leader_worker_set,
-        cluster_autoscaler=cluster.cloud == "eks",
+        cluster_autoscaler=cloud.cluster_autoscaler,
         region=cluster.region,
     )
-
-
-def pool_labels(spec: Spec, cluster: Cluster, pool: NodePool) -> dict[str, str]:
-    """Node labels a pool needs for gpuplat's placement and for its add-ons."""
-    labels = dict(pool.labels)
-    labels[POOL_LABEL] = pool.name
-    plugin = device_plugin(spec, cluster)
-    if cluster.cloud == "gke":
-        if plugin == "dra":
-            labels.update(GKE_DRA_LABELS)
-        elif plugin == "gpu-operator":
-            labels.update(GKE_NO_DEVICE_PLUGIN)
-    if plugin in ("nvidia-device-plugin", "gpu-operator") and pool.sharing.mode in (
-        "time-slicing",
-        "mps",
-    ):
-        labels[DEVICE_PLUGIN_CONFIG_LABEL] = config_name(pool)
-    if cluster.cloud != "gke" and pool.sharing.mode == "mig" and pool.sharing.profile:
-        labels[MIG_CONFIG_LABEL] = f"all-{pool.sharing.profile}"
-    return dict(sorted(labels.items()))

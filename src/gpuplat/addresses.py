@@ -9,6 +9,7 @@ from typing import Literal
 from gpuplat.render.naming import module_label
 from gpuplat.spec.diagnostics import KeyPath
 from gpuplat.spec.model import Spec
+from gpuplat.targets import TARGETS
 
 Kind = Literal["cluster", "pool", "platform", "workload", "other"]
 _MODULE = re.compile(r"^module\.([^.\[]+)")
@@ -16,10 +17,8 @@ _MODULE = re.compile(r"^module\.([^.\[]+)")
 # pools (capacity that may not be obtainable again), a workload's namespace (everything in it),
 # and stored data.
 PROTECTED_TYPES = {
-    "google_container_cluster": "cluster",
-    "aws_eks_cluster": "cluster",
-    "google_container_node_pool": "GPU pool",
-    "aws_eks_node_group": "GPU pool",
+    **{t.cluster_resource: "cluster" for t in TARGETS.values()},
+    **{t.pool_resource: "GPU pool" for t in TARGETS.values()},
     "kubernetes_namespace_v1": "workload namespace",
     "kubernetes_persistent_volume_claim_v1": "stored data",
     "google_storage_bucket": "stored data",
@@ -70,3 +69,11 @@ def element_of(address: str, table: dict[str, Element]) -> Element:
     if match is None:
         return OTHER
     return table.get(match.group(1), OTHER)
+
+
+def resource_type(address: str) -> str:
+    """The resource type of an address: ``module.<label>.<type>.<name>[index]`` -> ``<type>``."""
+    parts = [p for p in address.split(".") if p]
+    while parts and parts[0] == "module":
+        parts = parts[2:]
+    return parts[0] if parts else ""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from gpuplat import catalog
-from gpuplat.addresses import PROTECTED_TYPES, Element, element_of
+from gpuplat.addresses import PROTECTED_TYPES, Element, element_of, resource_type
+from gpuplat.targets import target_of_resource
 from gpuplat.terraform import Action, Plan, ResourceChange
 
 VERBS = {
@@ -74,7 +74,7 @@ class StageSummary:
         out = []
         for changes in self.elements:
             for address, verb in changes.resources:
-                kind = PROTECTED_TYPES.get(_type_of(address))
+                kind = PROTECTED_TYPES.get(resource_type(address))
                 if kind is not None and verb in ("destroy", "replace"):
                     out.append((changes.element, kind, verb))
         return out
@@ -131,14 +131,6 @@ class StageSummary:
         return out
 
 
-def _type_of(address: str) -> str:
-    parts = [p for p in address.split(".") if p]
-    # module.<label>.<type>.<name>[index] -> type; <type>.<name> -> type
-    while parts and parts[0] == "module":
-        parts = parts[2:]
-    return parts[0] if parts else ""
-
-
 def summarize(env: str, stage: str, plan: Plan, table: dict[str, Element]) -> StageSummary:
     """Group a plan's resource changes by spec element and add up the GPUs of node pools."""
     grouped: dict[Element, ElementChanges] = {}
@@ -180,66 +172,17 @@ def gpu_delta(plan: Plan) -> GpuDelta | None:
     totals = [0, 0, 0, 0]
     seen = False
     for change in plan.resource_changes:
-        if change.type not in ("google_container_node_pool", "aws_eks_node_group"):
+        cloud = target_of_resource(change.type)
+        if cloud is None or change.type != cloud.pool_resource:
             continue
         seen = True
         for slot, values in ((0, change.before), (1, change.after)):
-            if values is None or (slot == 1 and change.action is Action.DELETE):
+            if not isinstance(values, dict) or (slot == 1 and change.action is Action.DELETE):
                 continue
-            bounds = _pool_gpus(change.type, values)
+            bounds = cloud.pool_gpus(values)
             if bounds is not None:
                 totals[slot] += bounds[0]
                 totals[slot + 2] += bounds[1]
     if not seen:
         return None
     return GpuDelta(totals[0], totals[1], totals[2], totals[3])
-
-
-def _first(values: object, key: str) -> dict[str, object]:
-    if isinstance(values, dict):
-        items = values.get(key)
-        if isinstance(items, list) and items and isinstance(items[0], dict):
-            return items[0]
-    return {}
-
-
-def _number(values: dict[str, object], *keys: str) -> int | None:
-    for key in keys:
-        value = values.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return int(value)
-    return None
-
-
-def _pool_gpus(kind: str, values: object) -> tuple[int, int] | None:
-    """(GPUs at min, at max) of one node pool / node group from its plan values."""
-    if not isinstance(values, dict):
-        return None
-    if kind == "google_container_node_pool":
-        auto = _first(values, "autoscaling")
-        accelerator = _first(_first(values, "node_config"), "guest_accelerator")
-        gpus = _number(accelerator, "count")
-        low = _number(auto, "total_min_node_count", "min_node_count")
-        high = _number(auto, "total_max_node_count", "max_node_count")
-        if "total_min_node_count" not in auto or auto.get("total_min_node_count") is None:
-            zones = values.get("node_locations")
-            factor = len(zones) if isinstance(zones, list) and zones else 1
-            low = None if low is None else low * factor
-            high = None if high is None else high * factor
-    else:
-        scaling = _first(values, "scaling_config")
-        low, high = _number(scaling, "min_size"), _number(scaling, "max_size")
-        gpus = _eks_gpus(values)
-    if gpus is None or low is None or high is None:
-        return None
-    return low * gpus, high * gpus
-
-
-def _eks_gpus(values: dict[str, object]) -> int | None:
-    """Physical GPUs per node of a node group, from its instance type."""
-    types = values.get("instance_types")
-    if isinstance(types, list) and types and isinstance(types[0], str):
-        shape = catalog.shape("eks", types[0])
-        if shape is not None and shape.gpu_count:
-            return shape.gpu_count
-    return None

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuplat.app.init import list_examples
+from gpuplat import __version__
+from gpuplat.app.init import DEFAULT_EXAMPLE, list_examples
 from tests.support.cli import run
 
 EXAMPLES = [name for name, _ in list_examples()]
@@ -75,8 +76,15 @@ def test_unknown_example(tmp_path: Path) -> None:
 def test_list_examples() -> None:
     result = run("init", "--list")
     assert result.exit_code == 0
-    names = [line.split()[0] for line in result.stdout.splitlines()]
-    assert names == sorted(EXAMPLES)
+    firsts = [line for line in result.stdout.splitlines() if not line.startswith(" ")]
+    assert [line.split()[0] for line in firsts] == sorted(EXAMPLES)
+    assert [line for line in firsts if "(default)" in line] == [
+        next(line for line in firsts if line.startswith(DEFAULT_EXAMPLE + " "))
+    ]
+    # Whole sentences: each description ends where its spec's comment block ends.
+    text = " ".join(line.strip() for line in result.stdout.splitlines())
+    assert text.count(".") >= len(EXAMPLES)
+    assert "serving a mid-size model on 3g.40gb slices." in text
 
 
 def test_written_schema_matches_schema_command(tmp_path: Path) -> None:
@@ -98,6 +106,38 @@ def test_written_schema_matches_schema_command(tmp_path: Path) -> None:
     assert "environments" not in overlay["properties"]
 
 
+def test_workflow_install_step_fails_clearly(tmp_path: Path) -> None:
+    """The workflow's install step, run by bash as the runner would, on a source that is not there."""
+    import subprocess
+    import sys
+
+    import yaml
+
+    assert run("init", tmp_path).exit_code == 0
+    workflow = yaml.safe_load((tmp_path / ".github/workflows/gpuplat.yml").read_text())
+    install = next(
+        s for s in workflow["jobs"]["check"]["steps"] if s.get("name") == "install gpuplat"
+    )
+    missing = tmp_path / "no-such-gpuplat.whl"
+    done = subprocess.run(
+        [
+            "bash",
+            "-e",
+            "-c",
+            install["run"].replace("pip install", f"{sys.executable} -m pip install"),
+        ],
+        env={"GPUPLAT_INSTALL": str(missing), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert (
+        f"::error::cannot install gpuplat from '{missing}': set the repository variable "
+        "GPUPLAT_INSTALL (see the top of this workflow)"
+    ) in done.stdout
+
+
 def test_init_writes_makefile_and_ci_workflow(tmp_path: Path) -> None:
     import os
     import shutil
@@ -111,6 +151,14 @@ def test_init_writes_makefile_and_ci_workflow(tmp_path: Path) -> None:
     assert workflow["jobs"]["apply"]["strategy"]["max-parallel"] == 1
     steps = [s.get("run", "") for s in workflow["jobs"]["apply"]["steps"]]
     assert any('gpuplat apply "${{ matrix.env }}" --yes' in s for s in steps)
+    # The install source is explicit, pinned, and overridable by a repository variable.
+    assert workflow["env"]["GPUPLAT_INSTALL"] == (
+        f"${{{{ vars.GPUPLAT_INSTALL || 'gpuplat=={__version__}' }}}}"
+    )
+    install = next(
+        s for s in workflow["jobs"]["check"]["steps"] if s.get("name") == "install gpuplat"
+    )
+    assert 'pip install "$GPUPLAT_INSTALL"' in install["run"]
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
     # Run as a top-level make, whatever make is running these tests.

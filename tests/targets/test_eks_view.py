@@ -9,7 +9,9 @@ import pytest
 from gpuplat.hcl.writer import Raw
 from gpuplat.render.roots import render_root
 from gpuplat.spec.load import EnvSpec, load_project
-from gpuplat.targets import eks
+from gpuplat.targets import target
+from gpuplat.targets.eks import infra as eks
+from gpuplat.targets.tags import gpuplat_tags
 from tests.support.specs import project
 
 EXAMPLE = "eks-l4-vllm"
@@ -54,7 +56,7 @@ def load(tmp_path: Path, patches: tuple[tuple[str, str], ...] = ()) -> dict[str,
 
 
 def cluster(env: EnvSpec, alias: str | None = None) -> dict[str, object]:
-    return eks.cluster_view(env, env.spec.clusters[0], alias)
+    return eks.cluster_view(target("eks"), env, env.spec.clusters[0], alias)
 
 
 def pools(view: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -253,10 +255,10 @@ def test_default_kubernetes_version_is_explicit_in_the_root(tmp_path: Path) -> N
 
 def test_one_provider_without_alias_and_endpoint(tmp_path: Path) -> None:
     envs = load(tmp_path)
-    providers, aliases = eks.aws_providers(envs["dev"])
+    providers, aliases = eks.aws_providers(list(envs["dev"].spec.clusters))
     assert aliases == {"inference-use1": None}
     (provider,) = providers
-    assert provider.view(eks.default_tags(envs["dev"])) == {
+    assert provider.view(gpuplat_tags(envs["dev"])) == {
         "alias": None,
         "region": "us-east-1",
         "allowed_account_ids": None,
@@ -275,7 +277,7 @@ def test_emulator_endpoint_serves_every_service_and_drops_the_account_pin(
 ) -> None:
     aws = '    aws:\n      account_id: "123456789012"\n      endpoint: http://localhost:4566\n'
     envs = load(tmp_path, (('      version: "1.34"\n', '      version: "1.34"\n' + aws),))
-    (provider,) = eks.aws_providers(envs["dev"])[0]
+    (provider,) = eks.aws_providers(list(envs["dev"].spec.clusters))[0]
     view = provider.view({})
     assert view["allowed_account_ids"] is None
     assert view["endpoints"] == dict.fromkeys(eks.AWS_SERVICES, "http://localhost:4566")
@@ -301,7 +303,7 @@ def test_clusters_in_two_regions_get_aliased_providers(tmp_path: Path) -> None:
         "    node_pools:\n      - name: l4\n        machine_type: g6.xlarge\n\n"
     )
     envs = load(tmp_path, (("addons:\n", second.replace("\n\n", "\n") + "\naddons:\n"),))
-    providers, aliases = eks.aws_providers(envs["dev"])
+    providers, aliases = eks.aws_providers(list(envs["dev"].spec.clusters))
     assert [(p.alias, p.region) for p in providers] == [
         ("us_east_1", "us-east-1"),
         ("us_west_2", "us-west-2"),

@@ -55,8 +55,7 @@ class Protected:
 
 def _protected(meta: saved.SavedPlan) -> list[Protected]:
     """Every protected destroy or replace in a saved plan."""
-    from gpuplat.addresses import PROTECTED_TYPES
-    from gpuplat.summary import _type_of
+    from gpuplat.addresses import PROTECTED_TYPES, resource_type
 
     out = []
     elements = meta.summary.get("elements")
@@ -65,7 +64,7 @@ def _protected(meta: saved.SavedPlan) -> list[Protected]:
             continue
         for resource in element.get("resources", []):
             address = str(resource.get("address", ""))
-            what = PROTECTED_TYPES.get(_type_of(address))
+            what = PROTECTED_TYPES.get(resource_type(address))
             verb = str(resource.get("action"))
             if what is not None and verb in ("destroy", "replace"):
                 name, kind = str(element.get("name")), str(element.get("kind"))

@@ -118,8 +118,12 @@ def _collect(node: Traversable, prefix: str, out: dict[str, str]) -> None:
 
 
 def _summary(text: str) -> str:
+    """The example's description: the comment block at the top of its spec, as one sentence."""
+    parts: list[str] = []
     for line in text.splitlines()[1:]:
-        if line.startswith("# "):
-            body = line[2:].strip()
-            return body.split(":", 1)[1].strip() if ":" in body else body
-    return ""
+        if not line.startswith("#"):
+            break
+        parts.append(line.lstrip("#").strip())
+    body = " ".join(p for p in parts if p)
+    name, sep, rest = body.partition(":")
+    return rest.strip() if sep and " " not in name else body

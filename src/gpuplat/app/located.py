@@ -11,6 +11,7 @@ from gpuplat.app.render import unchanged
 from gpuplat.errors import TerraformError
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.locate import Locator
+from gpuplat.targets import TARGETS
 from gpuplat.tree.record import read_manifest
 from gpuplat.workspace import StageRoot
 
@@ -53,4 +54,16 @@ def located(exc: TerraformError, stage: StageRoot, env: EnvSpec | None = None) -
     if not details:
         details = [line for line in exc.stderr_tail.splitlines()[-10:] if line.strip()]
     message = f"terraform failed in {stage.env}/{stage.stage}: {exc.message}"
-    return replace(exc, message=message, details=tuple(details))
+    return replace(exc, message=message, details=tuple(details), hint=exc.hint or _hint(exc))
+
+
+def _hint(exc: TerraformError) -> str | None:
+    """gpuplat's word on a failure Terraform explains in its own terms (missing credentials)."""
+    text = "\n".join(
+        [exc.stderr_tail, *exc.details, *(f"{d.summary}\n{d.detail}" for d in exc.diagnostics)]
+    )
+    for cloud in TARGETS.values():
+        hint = cloud.credentials_hint(text)
+        if hint is not None:
+            return hint
+    return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gpuplat import __version__
+
 MAKEFILE = """\
 # Written by gpuplat init. Targets per environment: make plan ENV=dev
 ENV     ?= dev
@@ -50,6 +52,14 @@ on:
 
 permissions:
   contents: read
+
+env:
+  # Where pip installs gpuplat from: any pip requirement. The default pins the gpuplat version
+  # that wrote this file, from your package index. To install from elsewhere, set the repository
+  # (or organisation) variable GPUPLAT_INSTALL, e.g.
+  #   git+https://github.com/<org>/gpuplat@v{version}        (a tag of a gpuplat repository)
+  #   https://<host>/gpuplat-{version}-py3-none-any.whl      (a wheel you publish)
+  GPUPLAT_INSTALL: ${{{{ vars.GPUPLAT_INSTALL || 'gpuplat=={version}' }}}}
 
 concurrency:
   group: gpuplat-${{ github.ref }}
@@ -119,7 +129,13 @@ SETUP_STEPS = """\
         with:
           terraform_version: "1.11.4"
           terraform_wrapper: false
-      - run: pip install gpuplat
+      - name: install gpuplat
+        run: |
+          pip install "$GPUPLAT_INSTALL" || {
+            echo "::error::cannot install gpuplat from '$GPUPLAT_INSTALL': set the repository variable GPUPLAT_INSTALL (see the top of this workflow)"
+            exit 1
+          }
+          gpuplat --version
 """
 """The steps every job starts with: the project, Python with gpuplat, a pinned terraform."""
 
@@ -127,4 +143,7 @@ SETUP_STEPS = """\
 def scaffold_files(envs: list[str]) -> dict[str, str]:
     """Files init writes beside the spec: a Makefile and a GitHub Actions workflow."""
     workflow = WORKFLOW.replace("{setup}", SETUP_STEPS).replace("{envs}", ", ".join(envs))
+    workflow = (
+        workflow.replace("{{{{", "{{").replace("}}}}", "}}").replace("{version}", __version__)
+    )
     return {"Makefile": MAKEFILE, ".github/workflows/gpuplat.yml": workflow}

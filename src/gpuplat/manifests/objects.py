@@ -12,9 +12,10 @@ from collections.abc import Iterable
 import yaml
 
 from gpuplat.addons import AddonsPlan, plan_addons
+from gpuplat.labels import POOL_LABEL
 from gpuplat.render.serving import HTTP_INTERCEPTOR, HTTP_SCALER, serving_plans
 from gpuplat.spec.load import EnvSpec
-from gpuplat.workload.serving import GPU_RESOURCE, POOL_LABEL, ServingPlan
+from gpuplat.workload.serving import GPU_RESOURCE, ServingPlan
 
 Obj = dict[str, object]
 MARKER = ".gpuplat-manifests"

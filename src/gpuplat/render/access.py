@@ -6,6 +6,7 @@ from gpuplat.render.backend import backend_block
 from gpuplat.render.naming import module_label
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster
+from gpuplat.targets import target
 
 
 def provider_alias(cluster: str) -> str:
@@ -14,27 +15,13 @@ def provider_alias(cluster: str) -> str:
 
 
 def cluster_access(cluster: Cluster) -> dict[str, object]:
-    """How the kubernetes/helm providers of a cluster authenticate."""
-    access: dict[str, object] = {
+    """How the kubernetes/helm providers of a cluster authenticate (its target decides)."""
+    return {
         "name": cluster.name,
         "cloud": cluster.cloud,
         "alias": provider_alias(cluster.name),
+        **target(cluster.cloud).kube_auth(cluster).view(),
     }
-    if cluster.cloud == "eks":
-        # A short-lived token from the AWS CLI, never a token stored in state.
-        access["exec"] = {
-            "api_version": "client.authentication.k8s.io/v1beta1",
-            "command": "aws",
-            "args": [
-                "eks",
-                "get-token",
-                "--cluster-name",
-                cluster.name,
-                "--region",
-                cluster.region,
-            ],
-        }
-    return access
 
 
 def infra_state(env: EnvSpec) -> dict[str, object]:

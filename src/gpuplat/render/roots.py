@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from gpuplat.errors import GpuplatError
 from gpuplat.releases.lock import ModuleTemplate, locked_module, released_module, sha256
 from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
@@ -14,17 +13,16 @@ from gpuplat.render.platform import platform_view
 from gpuplat.render.serving import server_view, serving_plans
 from gpuplat.render.templates import environment
 from gpuplat.spec.load import EnvSpec
-from gpuplat.targets import eks, gke
+from gpuplat.targets import TARGETS, target
 
 PROVIDERS: dict[str, tuple[str, str]] = {
-    "aws": ("hashicorp/aws", ">= 5.100, < 7"),
-    "google": ("hashicorp/google", ">= 6.50, < 8"),
     "helm": ("hashicorp/helm", ">= 3.0, < 4"),
     "kubernetes": ("hashicorp/kubernetes", ">= 2.38, < 3"),
+    **{name: pin for t in TARGETS.values() for name, pin in t.providers.items()},
 }
+"""Source and version constraint of every provider a root may need."""
 TERRAFORM_VERSION = ">= 1.10"
 FILES = ("versions.tf", "backend.tf", "providers.tf", "main.tf", "outputs.tf")
-CLOUD_PROVIDER = {"gke": "google", "eks": "aws"}
 
 
 @dataclass
@@ -70,14 +68,6 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
         StaleError: A module template changed without a version bump.
     """
     out = Rendered()
-    envs = list(envs)
-    unsupported = sorted({c.name for e in envs for c in e.spec.clusters if c.cloud == "aks"})
-    if unsupported:
-        raise GpuplatError(
-            f"gpuplat cannot render AKS clusters yet: {', '.join(unsupported)}",
-            hint="the spec of an AKS cluster is validated (VM sizes, MIG, names), but only GKE "
-            "and EKS clusters are rendered; render the others by leaving the AKS cluster out",
-        )
     for env in envs:
         owned: list[str] = []
         out.roots[env.name] = []
@@ -99,21 +89,22 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
 
 
 def _infra(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
-    aws, aliases = eks.aws_providers(env)
     clusters: list[dict[str, object]] = []
     modules: set[str] = set()
-    for cluster in env.spec.clusters:
-        if cluster.cloud == "gke":
-            clusters.append(gke.cluster_view(env, cluster))
-            modules |= {"gke-cluster", "gke-gpu-node-pool"}
-        elif cluster.cloud == "eks":
-            clusters.append(eks.cluster_view(env, cluster, aliases[cluster.name]))
-            modules |= {"eks-cluster", "eks-gpu-node-group"}
-            if cluster.network.vpc_cidr is not None:
-                modules.add("eks-network")
-    providers = {CLOUD_PROVIDER[c.cloud] for c in env.spec.clusters if c.cloud in CLOUD_PROVIDER}
-    tags = eks.default_tags(env)
-    return {"clusters": clusters, "aws_providers": [p.view(tags) for p in aws]}, modules, providers
+    providers: set[str] = set()
+    cloud_providers: dict[str, object] = {}
+    for cloud in TARGETS.values():
+        mine = [c for c in env.spec.clusters if c.cloud == cloud.cloud]
+        if not mine:
+            continue
+        part = cloud.infra(env, mine)
+        clusters.extend(part.clusters)
+        modules |= part.modules
+        providers.add(cloud.infra_provider)
+        cloud_providers[cloud.cloud] = part.providers
+    order = {c.name: i for i, c in enumerate(env.spec.clusters)}
+    clusters.sort(key=lambda view: order[str(view["name"])])
+    return {"clusters": clusters, "cloud_providers": cloud_providers}, modules, providers
 
 
 def _platform(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
@@ -139,8 +130,9 @@ _STAGES = {"infra": _infra, "platform": _platform, "serving": _serving}
 def render_root(env: EnvSpec, stage: str) -> tuple[str, dict[str, str], list[str]]:
     """One root module: (folder, {file: text}, module names it calls)."""
     stage_context, modules, providers = _STAGES[stage](env)
-    if stage != "infra" and any(c.cloud == "gke" for c in env.spec.clusters):
-        providers.add("google")  # google_client_config: the caller's token for GKE APIs
+    if stage != "infra":
+        # What the clusters' kubernetes/helm providers need to authenticate (e.g. GKE's token).
+        providers |= {p for c in env.spec.clusters for p in target(c.cloud).kube_providers}
     sources = {name: f"{to_project()}/{locked_module(name)[0].folder}" for name in sorted(modules)}
     context: dict[str, object] = {
         "env": {"name": env.name, "protected": env.protected},

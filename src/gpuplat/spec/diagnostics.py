@@ -109,6 +109,12 @@ def format_path(path: Sequence[PathPart]) -> str:
     return "".join(out)
 
 
+def with_article(word: str) -> str:
+    """``word`` with its indefinite article; names in capitals are read letter by letter (an EKS)."""
+    vowel_sound = word[:1] in "AEFHILMNORSX" if word[:2].isupper() else word[:1] in "aeiou"
+    return f"{'an' if vowel_sound else 'a'} {word}"
+
+
 def sort_diagnostics(diags: Iterable[Diagnostic], all_envs: Sequence[str] = ()) -> list[Diagnostic]:
     """Sort by file (base spec first), line and column; merge duplicates.
 

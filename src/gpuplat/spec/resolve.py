@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
 from gpuplat import catalog
 from gpuplat.catalog import GpuModel, Shape
@@ -59,7 +58,8 @@ def resolve_pool(cluster: Cluster, pool: NodePool) -> PoolGpu:
     if shape is not None and shape.gpu_model is not None:
         # The shape decides; a contradicting accelerator/gpus_per_node is reported by the checks.
         gpu = catalog.gpu_model(shape.gpu_model)
-        accelerator = shape.accelerator if cluster.cloud == "gke" else shape.gpu_model
+        # GCE shapes name their bundled accelerator (the GKE node label); others name the GPU.
+        accelerator = shape.accelerator or shape.gpu_model
         count = shape.gpu_count or count
     elif accelerator is not None:
         gpu = catalog.gpu_model_for_accelerator(cluster.cloud, accelerator)
@@ -72,40 +72,10 @@ def resolve_pool(cluster: Cluster, pool: NodePool) -> PoolGpu:
     return PoolGpu(cluster.cloud, shape, gpu, accelerator, count, units)
 
 
-GKE_DEFAULT_ZONES = 3
-"""Zones GKE spreads a regional cluster's nodes over when none are given."""
-
-
-def pool_zone_count(cluster: Cluster, pool: NodePool) -> int:
-    """How many zones a pool's nodes are spread over."""
-    zones = pool.zones if pool.zones is not None else cluster.zones
-    if zones:
-        return len(zones)
-    return GKE_DEFAULT_ZONES if cluster.cloud == "gke" and cluster.regional else 1
-
-
-def pool_node_bounds(cluster: Cluster, pool: NodePool) -> tuple[int, int]:
-    """(fewest, most) nodes of a pool in total, whatever way the bounds are written."""
-    auto = pool.autoscaling
-    factor = pool_zone_count(cluster, pool) if auto.per_zone else 1
-    return auto.min_nodes * factor, auto.max_nodes * factor
-
-
 def mig_memory_gb(profile: str) -> int | None:
     """Memory of one MIG instance from its profile name (``3g.40gb`` -> 40)."""
     match = _MIG_MEMORY.match(profile)
     return int(match.group(1)) if match else None
-
-
-ResolvedPlugin = Literal["managed", "nvidia-device-plugin", "gpu-operator", "dra"]
-
-
-def device_plugin(spec: Spec, cluster: Cluster) -> ResolvedPlugin:
-    """The device plugin strategy in effect on a cluster (``auto`` resolved per cloud)."""
-    chosen = spec.addons.device_plugin
-    if chosen == "auto":
-        return "nvidia-device-plugin" if cluster.cloud == "eks" else "managed"
-    return chosen
 
 
 def workload_pools(spec: Spec, workload: Workload) -> dict[str, list[NodePool]]:

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
-from gpuplat.spec.resolve import device_plugin, pool_node_bounds, resolve_pool, workload_pools
+from gpuplat.spec.resolve import resolve_pool, workload_pools
+from gpuplat.targets import device_plugin, pool_node_bounds
 from gpuplat.workload.budget import StartupBudget, startup_budget
 from gpuplat.workload.rollout import Rollout, rollout
 from gpuplat.workload.weights import Weights, weights_for
 
-POOL_LABEL = "gpuplat.dev/pool"
 GPU_RESOURCE = "nvidia.com/gpu"
 DRA_DEVICE_CLASS = "gpu.nvidia.com"
 PRE_STOP_SECONDS = 15

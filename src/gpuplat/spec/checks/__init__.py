@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from gpuplat.spec.checks import clusters, environments, names, pools, workloads
+from gpuplat.spec.checks import clusters, environments, names, pools, settings, workloads
 from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Spec
 
-_CHECKS = (names.check, environments.check, clusters.check, pools.check)
+_CHECKS = (names.check, environments.check, settings.check, clusters.check, pools.check)
 
 
 def run_checks(spec: Spec, locator: Locator) -> list[Diagnostic]:

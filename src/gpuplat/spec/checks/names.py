@@ -8,55 +8,22 @@ from collections.abc import Iterable, Iterator
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Spec
+from gpuplat.targets import target
+from gpuplat.targets.base import NameRule
 
 _RFC1035 = r"[a-z]([-a-z0-9]{0,%d}[a-z0-9])?"
 
-# (pattern, max length, what it allows) per cloud and kind of object.
-CLUSTER_NAMES = {
-    "gke": (
-        re.compile(f"^{_RFC1035 % 38}$"),
-        40,
-        "lowercase letters, digits and dashes; starts with a letter",
-    ),
-    "eks": (
-        re.compile(r"^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$"),
-        100,
-        "letters, digits, - and _; starts with a letter or digit",
-    ),
-    "aks": (
-        re.compile(r"^[A-Za-z0-9]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?$"),
-        63,
-        "letters, digits, - and _; starts and ends with a letter or digit",
-    ),
-}
-POOL_NAMES = {
-    "gke": (
-        re.compile(f"^{_RFC1035 % 38}$"),
-        40,
-        "lowercase letters, digits and dashes; starts with a letter",
-    ),
-    "eks": (
-        re.compile(r"^[0-9A-Za-z][A-Za-z0-9_-]{0,62}$"),
-        63,
-        "letters, digits, - and _; starts with a letter or digit",
-    ),
-    "aks": (
-        re.compile(r"^[a-z][a-z0-9]{0,11}$"),
-        12,
-        "lowercase letters and digits; starts with a letter",
-    ),
-}
-PROJECT = (
+PROJECT = NameRule(
     re.compile(f"^{_RFC1035 % 28}$"),
     30,
     "lowercase letters, digits and dashes; starts with a letter",
 )
-ENVIRONMENT = (
+ENVIRONMENT = NameRule(
     re.compile(f"^{_RFC1035 % 18}$"),
     20,
     "lowercase letters, digits and dashes; starts with a letter",
 )
-WORKLOAD = (
+WORKLOAD = NameRule(
     re.compile(f"^{_RFC1035 % 38}$"),
     40,
     "lowercase letters, digits and dashes; starts with a letter (a DNS label)",
@@ -77,20 +44,17 @@ def check(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
     )
     for i, cluster in enumerate(spec.clusters):
         base = ("clusters", i)
+        cloud = target(cluster.cloud)
         yield from _name(
-            loc,
-            (*base, "name"),
-            cluster.name,
-            f"{cluster.cloud.upper()} cluster name",
-            CLUSTER_NAMES[cluster.cloud],
+            loc, (*base, "name"), cluster.name, f"{cloud.title} cluster name", cloud.cluster_names
         )
         for j, pool in enumerate(cluster.node_pools):
             yield from _name(
                 loc,
                 (*base, "node_pools", j, "name"),
                 pool.name,
-                f"{cluster.cloud.upper()} node pool name",
-                POOL_NAMES[cluster.cloud],
+                f"{cloud.title} node pool name",
+                cloud.pool_names,
             )
         yield from _unique(
             loc,
@@ -116,9 +80,9 @@ def check(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
 
 
 def _name(
-    loc: Locator, path: KeyPath, value: str, what: str, rule: tuple[re.Pattern[str], int, str]
+    loc: Locator, path: KeyPath, value: str, what: str, rule: NameRule
 ) -> Iterator[Diagnostic]:
-    pattern, limit, allowed = rule
+    pattern, limit, allowed = rule.pattern, rule.limit, rule.allowed
     if len(value) > limit:
         yield loc.error(
             path,

@@ -1,4 +1,4 @@
-"""Node pool nodes: image, disk, EFA and driver settings; labels and taints."""
+"""Node pool nodes: image, disk and driver settings; labels and taints."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
-from gpuplat.spec.resolve import PoolGpu, device_plugin
+from gpuplat.targets import device_plugin, target
 
 GPU_TAINT_KEY = "nvidia.com/gpu"
 _RESERVED_PREFIXES = (
@@ -20,30 +20,6 @@ _RESERVED_PREFIXES = (
 )
 _LABEL_NAME = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$")
 _DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_IMAGES = {
-    "gke": ("COS_CONTAINERD", "UBUNTU_CONTAINERD"),
-    "eks": (
-        "AL2023_x86_64_NVIDIA",
-        "AL2023_ARM_64_NVIDIA",
-        "BOTTLEROCKET_x86_64_NVIDIA",
-        "BOTTLEROCKET_ARM_64_NVIDIA",
-    ),
-    "aks": ("Ubuntu", "AzureLinux"),
-}
-_DISKS = {
-    "gke": (
-        "pd-standard",
-        "pd-balanced",
-        "pd-ssd",
-        "pd-extreme",
-        "hyperdisk-balanced",
-        "hyperdisk-extreme",
-        "hyperdisk-throughput",
-        "hyperdisk-ml",
-    ),
-    "eks": ("gp2", "gp3", "io1", "io2"),
-    "aks": ("Managed", "Ephemeral"),
-}
 
 
 def label_key_problem(key: str) -> str | None:
@@ -63,69 +39,35 @@ def label_value_problem(value: str) -> str | None:
     return None
 
 
-def _node_settings(
-    spec: Spec, cluster: Cluster, pool: NodePool, gpu: PoolGpu, base: KeyPath, loc: Locator
+def node_settings(
+    spec: Spec, cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
 ) -> Iterator[Diagnostic]:
-    cloud = cluster.cloud
-    if pool.image is not None and pool.image not in _IMAGES[cloud]:
+    """The node image and disk type the cloud offers, and someone to install the driver."""
+    cloud = target(cluster.cloud)
+    if pool.image is not None and pool.image not in cloud.images:
         yield loc.error(
             (*base, "image"),
-            f'"{pool.image}" is not a {cloud.upper()} GPU node image gpuplat supports',
-            f"use one of: {', '.join(_IMAGES[cloud])}",
+            f'"{pool.image}" is not a {cloud.title} GPU node image gpuplat supports',
+            f"use one of: {', '.join(cloud.images)}",
         )
-    if pool.image is not None and cloud == "eks" and gpu.shape is not None:
-        arm = gpu.shape.arch == "arm64"
-        if arm != ("ARM_64" in pool.image):
-            yield loc.error(
-                (*base, "image"),
-                f"{pool.image} does not match {pool.machine_type} ({gpu.shape.arch})",
-                "pick the AMI type of the instance's architecture",
-            )
-    if pool.disk.type is not None and pool.disk.type not in _DISKS[cloud]:
+    if pool.disk.type is not None and pool.disk.type not in cloud.disk_types:
         yield loc.error(
             (*base, "disk", "type"),
-            f'"{pool.disk.type}" is not a {cloud.upper()} disk type',
-            f"use one of: {', '.join(_DISKS[cloud])}",
+            f'"{pool.disk.type}" is not a {cloud.title} disk type',
+            f"use one of: {', '.join(cloud.disk_types)}",
         )
-    if pool.efa:
-        if cloud != "eks":
-            yield loc.error((*base, "efa"), "efa is an EKS setting", "remove it", at_key=True)
-        elif gpu.shape is not None and not gpu.shape.efa:
-            yield loc.error(
-                (*base, "efa"),
-                f"{pool.machine_type} does not support EFA",
-                "use p4d/p5/g6e-class instances for EFA, or remove efa",
-            )
-    if cloud == "eks" and pool.driver.install == "none" and pool.image is not None:
-        yield loc.error(
-            (*base, "image"),
-            f"{pool.image} ships the NVIDIA driver, and driver.install is none",
-            "remove image: with driver.install: none the nodes get the standard AL2023 AMI "
-            "and the GPU Operator installs the driver; or set driver.install: managed",
-        )
-    plugin = device_plugin(spec, cluster)
-    if pool.driver.install == "none" and plugin not in ("gpu-operator", "dra"):
+    if pool.driver.install == "none" and device_plugin(spec, cluster) not in (
+        "gpu-operator",
+        "dra",
+    ):
         yield loc.error(
             (*base, "driver", "install"),
             "with driver.install: none nothing installs the NVIDIA driver",
             "set addons.device_plugin: gpu-operator (it installs the driver), or driver.install: managed",
         )
-    image = pool.image or "COS_CONTAINERD"
-    if cloud == "gke" and pool.driver.install == "none" and image == "COS_CONTAINERD":
-        yield loc.error(
-            (*base, "driver", "install"),
-            "on COS nodes only GKE can install the NVIDIA driver; the GPU Operator cannot",
-            "set image: UBUNTU_CONTAINERD on this pool, or driver.install: managed",
-        )
-    if plugin == "dra" and cloud == "gke" and pool.driver.install == "managed":
-        yield loc.error(
-            (*base, "driver", "install"),
-            "GKE pools for DRA must not auto-install the GPU driver",
-            "set driver.install: none; gpuplat's platform stage installs the driver and the NVIDIA DRA driver",
-        )
 
 
-def _labels_taints(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+def labels_taints(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     for key, value in pool.labels.items():
         problem = label_key_problem(key)
         if problem:

@@ -7,13 +7,12 @@ from collections.abc import Iterator
 from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, NodePool, Spec
-from gpuplat.spec.resolve import PoolGpu, device_plugin
+from gpuplat.spec.model import NodePool
+from gpuplat.spec.resolve import PoolGpu
 
 
-def _sharing(
-    spec: Spec, cluster: Cluster, pool: NodePool, gpu: PoolGpu, base: KeyPath, loc: Locator
-) -> Iterator[Diagnostic]:
+def sharing(pool: NodePool, gpu: PoolGpu, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """Sharing settings agree with their mode; MIG profiles exist on the pool's GPU."""
     sharing = pool.sharing
     path = (*base, "sharing")
     mode = sharing.mode
@@ -51,12 +50,10 @@ def _sharing(
                 "1 means no sharing: use mode: none",
             )
     if mode == "mig":
-        yield from _mig(spec, cluster, pool, gpu, path, loc)
+        yield from _mig(pool, gpu, path, loc)
 
 
-def _mig(
-    spec: Spec, cluster: Cluster, pool: NodePool, gpu: PoolGpu, path: KeyPath, loc: Locator
-) -> Iterator[Diagnostic]:
+def _mig(pool: NodePool, gpu: PoolGpu, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     profile = pool.sharing.profile
     model = gpu.gpu
     if model is None:
@@ -84,10 +81,4 @@ def _mig(
             f'node pool "{pool.name}" cannot use MIG profile {profile}',
             f"pick one of those{alt}",
             details=(f"{gpu.accelerator or model.name} supports: {', '.join(profiles)}",),
-        )
-    if cluster.cloud == "eks" and device_plugin(spec, cluster) != "gpu-operator":
-        yield loc.error(
-            (*path, "mode"),
-            "MIG on EKS needs the NVIDIA GPU Operator (its MIG manager partitions the GPUs)",
-            "set addons.device_plugin: gpu-operator",
         )

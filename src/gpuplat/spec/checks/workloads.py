@@ -11,11 +11,11 @@ from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.model.base import format_duration
 from gpuplat.spec.resolve import (
     mig_memory_gb,
-    pool_node_bounds,
     resolve_pool,
     startup_seconds,
     workload_pools,
 )
+from gpuplat.targets import pool_node_bounds, target
 
 IMAGE_RESERVE_GB = 50
 """Boot disk kept for container images (model-server images are often 10-20 GB)."""
@@ -162,7 +162,11 @@ def _weights(
                 "gcsfuse mounts a gs:// bucket",
                 "use mount: copy for other sources",
             )
-        non_gke = [n for n in workload.clusters if n in clusters and clusters[n].cloud != "gke"]
+        non_gke = [
+            n
+            for n in workload.clusters
+            if n in clusters and "gcsfuse" not in target(clusters[n].cloud).weight_mounts
+        ]
         if non_gke:
             yield loc.error(
                 (*path, "mount"),

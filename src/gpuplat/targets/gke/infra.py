@@ -1,16 +1,24 @@
-"""GKE: what the infra stage passes to the gke-cluster and gke-gpu-node-pool modules.
+"""GKE's part of an infra root: the gke-cluster and gke-gpu-node-pool module calls, and how a
+planned node pool counts its GPUs.
 
 Every value here is plain data; the templates write it through the one quoting function.
 """
 
 from __future__ import annotations
 
-from gpuplat.addons import pool_labels
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
-from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool
-from gpuplat.spec.resolve import device_plugin, resolve_pool
+from gpuplat.spec.resolve import resolve_pool
+from gpuplat.targets.base import InfraPart, Target
+from gpuplat.targets.planvalues import first, number
+from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
+
+if TYPE_CHECKING:
+    from gpuplat.spec.load import EnvSpec
 
 CAPACITY = {
     "on-demand": "ON_DEMAND",
@@ -19,26 +27,21 @@ CAPACITY = {
     "flex-start": "FLEX_START",
     "queued": "QUEUED",
 }
-TAINT_EFFECT = {
-    "NoSchedule": "NO_SCHEDULE",
-    "PreferNoSchedule": "PREFER_NO_SCHEDULE",
-    "NoExecute": "NO_EXECUTE",
-}
 SHARING = {"time-slicing": "TIME_SHARING", "mps": "MPS"}
 # Machine series whose boot disks must be Hyperdisk (they have no Persistent Disk support).
 HYPERDISK_ONLY = ("a4-", "a4x-", "a3-ultragpu-", "g4-")
 
 
-def resource_labels(env: EnvSpec, cluster: Cluster) -> dict[str, str]:
-    """Labels on every cloud resource of a cluster: the spec's plus gpuplat's own."""
-    labels = dict(cluster.labels)
-    labels.update(
-        {"managed-by": "gpuplat", "gpuplat-project": env.spec.project, "gpuplat-env": env.name}
+def part(target: Target, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
+    """The GKE clusters of an environment in its infra root."""
+    return InfraPart(
+        clusters=tuple(cluster_view(target, env, c) for c in clusters),
+        modules=frozenset({"gke-cluster", "gke-gpu-node-pool"}),
+        providers={"default_labels": gpuplat_tags(env)},
     )
-    return dict(sorted(labels.items()))
 
 
-def cluster_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
+def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, object]:
     """Arguments of the gke-cluster module call for one cluster."""
     assert cluster.gcp is not None  # the checks require gcp for GKE clusters
     k8s = cluster.kubernetes
@@ -66,7 +69,7 @@ def cluster_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
             ],
         },
         "system_pool": {
-            "machine_type": cluster.system_pool.machine_type or "e2-standard-4",
+            "machine_type": cluster.system_pool.machine_type or target.default_system_machine,
             "min_nodes": cluster.system_pool.min_nodes,
             "max_nodes": cluster.system_pool.max_nodes,
         },
@@ -77,16 +80,16 @@ def cluster_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
         "name": cluster.name,
         "module": module,
         "args": args,
-        "pools": [pool_view(env, cluster, pool, module) for pool in cluster.node_pools],
+        "pools": [pool_view(target, env, cluster, pool, module) for pool in cluster.node_pools],
     }
 
 
 def pool_view(
-    env: EnvSpec, cluster: Cluster, pool: NodePool, cluster_module: str
+    target: Target, env: EnvSpec, cluster: Cluster, pool: NodePool, cluster_module: str
 ) -> dict[str, object]:
     """Arguments of the gke-gpu-node-pool module call for one pool."""
     gpu = resolve_pool(cluster, pool)
-    managed_plugin = device_plugin(env.spec, cluster) == "managed"
+    managed_plugin = target.device_plugin(env.spec) == "managed"
     sharing = pool.sharing
     accelerator: dict[str, object] = {
         "type": gpu.accelerator,
@@ -142,7 +145,7 @@ def pool_view(
         args["compact_placement"] = {"enabled": True, "policy_name": pool.placement.policy}
     args.update(
         {
-            "labels": pool_labels(env.spec, cluster, pool),
+            "labels": target.pool_labels(env.spec, pool),
             "taints": [
                 {"key": t.key, "value": t.value, "effect": TAINT_EFFECT[t.effect]}
                 for t in pool.taints
@@ -158,3 +161,21 @@ def pool_view(
         "machine_type": pool.machine_type,
         "args": args,
     }
+
+
+def pool_gpus(values: Mapping[str, object]) -> tuple[int, int] | None:
+    """(GPUs at min, at max) of a planned ``google_container_node_pool``."""
+    auto = first(values, "autoscaling")
+    accelerator = first(first(values, "node_config"), "guest_accelerator")
+    gpus = number(accelerator, "count")
+    low = number(auto, "total_min_node_count", "min_node_count")
+    high = number(auto, "total_max_node_count", "max_node_count")
+    if auto.get("total_min_node_count") is None:
+        # Per-zone bounds: multiply by the zones the pool spans.
+        zones = values.get("node_locations")
+        factor = len(zones) if isinstance(zones, list) and zones else 1
+        low = None if low is None else low * factor
+        high = None if high is None else high * factor
+    if gpus is None or low is None or high is None:
+        return None
+    return low * gpus, high * gpus

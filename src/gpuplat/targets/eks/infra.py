@@ -1,20 +1,26 @@
-"""EKS: what the infra stage passes to the eks-network, eks-cluster and eks-gpu-node-group
-modules, and the aws provider configurations it needs.
+"""EKS's part of an infra root: the eks-network, eks-cluster and eks-gpu-node-group module
+calls, the aws provider configurations they need, and how a planned node group counts GPUs.
 
 Every value here is plain data; the templates write it through the one quoting function.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from gpuplat.addons import pool_labels
+from gpuplat import catalog
 from gpuplat.hcl.writer import expr, raw
 from gpuplat.render.naming import module_label
-from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool
-from gpuplat.spec.resolve import device_plugin, resolve_pool, version_tuple
-from gpuplat.targets.gke import TAINT_EFFECT, resource_labels
+from gpuplat.spec.resolve import resolve_pool, version_tuple
+from gpuplat.targets.base import InfraPart, Target
+from gpuplat.targets.planvalues import first, number
+from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
+
+if TYPE_CHECKING:
+    from gpuplat.spec.load import EnvSpec
 
 DEFAULT_KUBERNETES_VERSION = "1.34"
 """What a cluster runs when the spec names no version (also the eks-cluster module's default).
@@ -22,7 +28,6 @@ DEFAULT_KUBERNETES_VERSION = "1.34"
 The root always passes the version, so a later gpuplat with a newer default never upgrades an
 existing cluster by itself.
 """
-DEFAULT_SYSTEM_INSTANCE = "m6i.large"
 AWS_SERVICES = ("autoscaling", "ec2", "eks", "iam", "logs", "sts")
 """Every AWS API the EKS modules call; an ``aws.endpoint`` serves all of them."""
 _GRAVITON = ("a1.", "c6g", "c7g", "c8g", "m6g", "m7g", "m8g", "r6g", "r7g", "r8g", "t4g")
@@ -61,15 +66,28 @@ def _provider_key(cluster: Cluster) -> tuple[str, str | None, str | None]:
     )
 
 
-def aws_providers(env: EnvSpec) -> tuple[list[AwsProvider], dict[str, str | None]]:
+def part(target: Target, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
+    """The EKS clusters of an environment in its infra root, and their aws providers."""
+    providers, aliases = aws_providers(clusters)
+    modules = {"eks-cluster", "eks-gpu-node-group"}
+    if any(c.network.vpc_cidr is not None for c in clusters):
+        modules.add("eks-network")
+    return InfraPart(
+        clusters=tuple(cluster_view(target, env, c, aliases[c.name]) for c in clusters),
+        modules=frozenset(modules),
+        providers={"aws": [p.view(gpuplat_tags(env)) for p in providers]},
+    )
+
+
+def aws_providers(clusters: list[Cluster]) -> tuple[list[AwsProvider], dict[str, str | None]]:
     """The aws providers of an environment's EKS clusters, and the alias each cluster uses.
 
     One provider per region (and account or endpoint, when clusters in one region differ in
     them). A single provider has no alias; several all get one, named after the region.
     """
     keys: list[tuple[str, str | None, str | None]] = []
-    for cluster in env.spec.clusters:
-        if cluster.cloud == "eks" and _provider_key(cluster) not in keys:
+    for cluster in clusters:
+        if _provider_key(cluster) not in keys:
             keys.append(_provider_key(cluster))
     keys.sort(key=lambda k: (k[0], k[1] or "", k[2] or ""))
     providers: dict[tuple[str, str | None, str | None], AwsProvider] = {}
@@ -81,15 +99,8 @@ def aws_providers(env: EnvSpec) -> tuple[list[AwsProvider], dict[str, str | None
             seen[base] = seen.get(base, 0) + 1
             alias = base if seen[base] == 1 else f"{base}_{seen[base]}"
         providers[key] = AwsProvider(alias, *key)
-    aliases = {
-        c.name: providers[_provider_key(c)].alias for c in env.spec.clusters if c.cloud == "eks"
-    }
+    aliases = {c.name: providers[_provider_key(c)].alias for c in clusters}
     return list(providers.values()), aliases
-
-
-def default_tags(env: EnvSpec) -> dict[str, str]:
-    """Tags the aws provider puts on everything Terraform creates."""
-    return {"managed-by": "gpuplat", "gpuplat-project": env.spec.project, "gpuplat-env": env.name}
 
 
 def kubernetes_version(cluster: Cluster) -> str:
@@ -106,7 +117,9 @@ def system_ami(instance_type: str) -> str:
     return "AL2023_ARM_64_STANDARD" if arm else "AL2023_x86_64_STANDARD"
 
 
-def cluster_view(env: EnvSpec, cluster: Cluster, alias: str | None) -> dict[str, object]:
+def cluster_view(
+    target: Target, env: EnvSpec, cluster: Cluster, alias: str | None
+) -> dict[str, object]:
     """The eks-network (new VPC), eks-cluster and eks-gpu-node-group calls of one cluster."""
     network = cluster.network
     aws = cluster.aws
@@ -134,7 +147,7 @@ def cluster_view(env: EnvSpec, cluster: Cluster, alias: str | None) -> dict[str,
     else:
         cluster_network = {"vpc_id": network.network, "subnet_ids": list(network.subnet_ids)}
         zones_ref = f"module.{module}.subnet_ids_by_zone"
-    system_type = cluster.system_pool.machine_type or DEFAULT_SYSTEM_INSTANCE
+    system_type = cluster.system_pool.machine_type or target.default_system_machine
     public_cidrs = [a.cidr for a in network.authorized_networks] or ["0.0.0.0/0"]
     args: dict[str, object] = {
         "name": cluster.name,
@@ -162,7 +175,9 @@ def cluster_view(env: EnvSpec, cluster: Cluster, alias: str | None) -> dict[str,
         "provider": alias,
         "network": network_call,
         "args": args,
-        "pools": [pool_view(env, cluster, pool, module, zones_ref) for pool in cluster.node_pools],
+        "pools": [
+            pool_view(target, env, cluster, pool, module, zones_ref) for pool in cluster.node_pools
+        ],
     }
 
 
@@ -192,7 +207,12 @@ def capacity_view(pool: NodePool) -> dict[str, object]:
 
 
 def pool_view(
-    env: EnvSpec, cluster: Cluster, pool: NodePool, cluster_module: str, zones_ref: str
+    target: Target,
+    env: EnvSpec,
+    cluster: Cluster,
+    pool: NodePool,
+    cluster_module: str,
+    zones_ref: str,
 ) -> dict[str, object]:
     """The eks-gpu-node-group call of one pool.
 
@@ -220,14 +240,14 @@ def pool_view(
         "gpus_per_node": gpu.gpus_per_node,
         # What one node advertises as nvidia.com/gpu: shared or MIG slices count, not GPUs.
         # Under DRA, GPUs are claimed through ResourceSlices instead.
-        "advertised_gpus": 0 if device_plugin(env.spec, cluster) == "dra" else gpu.units_per_node,
+        "advertised_gpus": 0 if target.device_plugin(env.spec) == "dra" else gpu.units_per_node,
         "capacity": capacity_view(pool),
         "scaling": {
             "min_nodes": pool.autoscaling.min_nodes,
             "max_nodes": pool.autoscaling.max_nodes,
         },
         "disk": {"size_gb": pool.disk.size_gb, "type": pool.disk.type or "gp3"},
-        "labels": pool_labels(env.spec, cluster, pool),
+        "labels": target.pool_labels(env.spec, pool),
         "taints": [
             {"key": t.key, "value": t.value, "effect": TAINT_EFFECT[t.effect]} for t in pool.taints
         ],
@@ -250,3 +270,18 @@ def pool_view(
         "gpus_per_node": gpu.gpus_per_node,
         "args": args,
     }
+
+
+def pool_gpus(values: Mapping[str, object]) -> tuple[int, int] | None:
+    """(GPUs at min, at max) of a planned ``aws_eks_node_group``, from its instance type."""
+    scaling = first(values, "scaling_config")
+    low, high = number(scaling, "min_size"), number(scaling, "max_size")
+    types = values.get("instance_types")
+    gpus = None
+    if isinstance(types, list) and types and isinstance(types[0], str):
+        shape = catalog.shape("eks", types[0])
+        if shape is not None and shape.gpu_count:
+            gpus = shape.gpu_count
+    if gpus is None or low is None or high is None:
+        return None
+    return low * gpus, high * gpus

@@ -1,0 +1,109 @@
+"""The command group: global options, and errors and results turned into exit codes in one place."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import signal
+import sys
+import tempfile
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from gpuplat import __version__
+from gpuplat.console import Console
+from gpuplat.errors import ExitCode, GpuplatError, file_error
+
+
+@dataclass
+class App:
+    """What every command gets: the project folder and where to write."""
+
+    root: Path
+    console: Console
+    debug: bool
+
+
+class _Group(click.Group):
+    """Turns results and errors of every command into exit codes, in one place."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            result = super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except GpuplatError as exc:
+            app = ctx.find_object(App)
+            console = app.console if app else Console()
+            if app and app.debug:
+                traceback.print_exc(file=console.err)
+            console.error(exc, strict=bool(ctx.meta.get("strict")))
+            ctx.exit(int(exc.exit_code))
+        except KeyboardInterrupt:
+            Console().say("Interrupted.")
+            ctx.exit(int(ExitCode.INTERRUPTED))
+        except OSError as exc:
+            app = ctx.find_object(App)
+            console = app.console if app else Console()
+            if exc.filename is None:
+                _internal_error(console, bool(app and app.debug))
+                ctx.exit(int(ExitCode.INTERNAL))
+            # A file of the user's that the system refused: theirs to fix, not a bug.
+            console.error(file_error(exc, "continue"))
+            ctx.exit(int(ExitCode.ERROR))
+        except Exception:
+            app = ctx.find_object(App)
+            _internal_error(app.console if app else Console(), bool(app and app.debug))
+            ctx.exit(int(ExitCode.INTERNAL))
+        if isinstance(result, int) and result:
+            ctx.exit(result)
+        return result
+
+
+def _internal_error(console: Console, debug: bool) -> None:
+    text = traceback.format_exc()
+    if debug:
+        console.say(text)
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+    fd, name = tempfile.mkstemp(prefix=f"gpuplat-crash-{stamp}-", suffix=".log")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(f"gpuplat {__version__}\nargv: {sys.argv!r}\n\n{text}")
+    console.error(
+        GpuplatError(
+            "internal error: gpuplat hit a bug",
+            hint=f"the traceback is in {name}; please attach it to a bug report",
+        )
+    )
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(
+    __version__, "--version", "-V", prog_name="gpuplat", message="%(prog)s %(version)s"
+)
+@click.option(
+    "-C",
+    "project_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="Project folder (holds gpuplat.yaml).",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks.")
+@click.option("--no-color", is_flag=True, help="No colour (also: NO_COLOR=1).")
+@click.pass_context
+def cli(ctx: click.Context, project_dir: Path, debug: bool, no_color: bool) -> None:
+    """gpuplat: one spec of a GPU platform -> versioned Terraform -> plan/apply per environment."""
+    ctx.obj = App(project_dir, Console(color=False if no_color else None), debug)
+
+
+def main() -> NoReturn:
+    """Console-script entry point."""
+    # CI runners cancel with SIGTERM: take the same graceful path as Ctrl-C, so Terraform is
+    # stopped cleanly and its state lock released.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    cli.main(prog_name="gpuplat")
+    raise SystemExit(0)  # pragma: no cover - cli.main always exits in standalone mode

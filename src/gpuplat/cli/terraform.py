@@ -1,0 +1,220 @@
+"""Commands that run Terraform on an environment's roots: plan, apply, destroy, drift, output."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import click
+
+from gpuplat.cli.complete import complete_envs
+from gpuplat.cli.group import App, cli
+from gpuplat.errors import ExitCode, GpuplatError
+
+_TERRAFORM_OPTION = click.option(
+    "--terraform",
+    "terraform_bin",
+    default=None,
+    metavar="PATH",
+    help="terraform or tofu binary (default: $GPUPLAT_TERRAFORM, then PATH).",
+)
+
+
+def _confirmer(app: App, word: str) -> Callable[[str], bool] | None:
+    """A prompt that wants ``word`` typed back, or None when nobody can answer it."""
+    if not sys.stdin.isatty() or not app.console.interactive:
+        return None
+
+    def ask(question: str) -> bool:
+        answer: str = click.prompt(question, default="", show_default=False, err=True)
+        return answer.strip() == word
+
+    return ask
+
+
+def _report_errors(app: App, errors: list[GpuplatError]) -> int:
+    for error in errors:
+        app.console.error(error)
+    return int(errors[0].exit_code) if errors else 0
+
+
+@cli.command()
+@click.argument("envs", nargs=-1, required=True, shell_complete=complete_envs)
+@click.option("--stage", type=click.Choice(["infra", "platform", "serving"]), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print the plan summary as JSON on stdout.")
+@click.option("--check", is_flag=True, help="Refuse to plan when the rendered tree is stale.")
+@click.option("--parallel", default=4, show_default=True, help="Environments planned at once.")
+@_TERRAFORM_OPTION
+@click.pass_obj
+def plan(
+    app: App,
+    envs: tuple[str, ...],
+    stage: str | None,
+    as_json: bool,
+    check: bool,
+    parallel: int,
+    terraform_bin: str | None,
+) -> int:
+    """Render if needed, then plan every stage of ENV(s); exit 10 when there are changes."""
+    from gpuplat.app.plan import plan_envs
+    from gpuplat.progress import Progress
+    from gpuplat.workspace import terraform_binary
+
+    binary = terraform_binary(terraform_bin)
+    progress = Progress(app.console, live=not as_json)
+    results = plan_envs(
+        app.root,
+        envs,
+        binary=binary,
+        progress=progress,
+        stage=stage,
+        check=check,
+        parallel=parallel,
+    )
+    if as_json:
+        app.console.json([r.to_json() for r in results])
+    else:
+        for result in results:
+            if not result.stages:
+                continue
+            app.console.data(f"Plan for {result.env}:")
+            for summary in result.stages:
+                app.console.data("\n".join(summary.lines()))
+    errors = [r.error for r in results if r.error is not None]
+    if errors:
+        return _report_errors(app, errors)
+    return int(ExitCode.CHANGES) if any(r.has_changes for r in results) else 0
+
+
+@cli.command()
+@click.argument("env", shell_complete=complete_envs)
+@click.option(
+    "--allow-destroy",
+    multiple=True,
+    metavar="NAME",
+    help="Allow destroying/replacing this cluster, pool or workload.",
+)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (protected environments).")
+@_TERRAFORM_OPTION
+@click.pass_obj
+def apply(
+    app: App, env: str, allow_destroy: tuple[str, ...], yes: bool, terraform_bin: str | None
+) -> int:
+    """Apply the saved plans of ENV (made by `gpuplat plan`), and nothing else."""
+    from gpuplat.app.apply import apply_env
+    from gpuplat.progress import Progress
+    from gpuplat.workspace import terraform_binary
+
+    result = apply_env(
+        app.root,
+        env,
+        binary=terraform_binary(terraform_bin),
+        progress=Progress(app.console, live=True),
+        allow_destroy=allow_destroy,
+        yes=yes,
+        confirm=_confirmer(app, env),
+    )
+    if result.applied:
+        app.console.say(f"applied {env}: {', '.join(result.applied)}")
+    else:
+        app.console.say(f"nothing to apply in {env}: the saved plans have no changes")
+    if result.waiting:
+        app.console.say(
+            f"next: `gpuplat plan {env}` ({', '.join(result.waiting)} waited for this apply)"
+        )
+    return 0
+
+
+@cli.command()
+@click.argument("env", shell_complete=complete_envs)
+@click.option("--stage", type=click.Choice(["infra", "platform", "serving"]), default=None)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@_TERRAFORM_OPTION
+@click.pass_obj
+def destroy(app: App, env: str, stage: str | None, yes: bool, terraform_bin: str | None) -> int:
+    """Destroy ENV, its stages in reverse order, after one confirmation."""
+    from gpuplat.app.lifecycle import destroy_env
+    from gpuplat.progress import Progress
+    from gpuplat.workspace import terraform_binary
+
+    result = destroy_env(
+        app.root,
+        env,
+        binary=terraform_binary(terraform_bin),
+        progress=Progress(app.console, live=True),
+        stage=stage,
+        yes=yes,
+        confirm=_confirmer(app, env),
+    )
+    for summary in result.summaries:
+        app.console.data("\n".join(summary.lines()))
+    app.console.say(f"destroyed {env}: {', '.join(result.destroyed) or 'nothing'}")
+    return 0
+
+
+@cli.command()
+@click.argument("envs", nargs=-1, required=True, shell_complete=complete_envs)
+@click.option("--stage", type=click.Choice(["infra", "platform", "serving"]), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print what drifted as JSON on stdout.")
+@click.option("--parallel", default=4, show_default=True)
+@_TERRAFORM_OPTION
+@click.pass_obj
+def drift(
+    app: App,
+    envs: tuple[str, ...],
+    stage: str | None,
+    as_json: bool,
+    parallel: int,
+    terraform_bin: str | None,
+) -> int:
+    """Refresh-only plan of ENV(s): exit 10 when the real world drifted from the state."""
+    from gpuplat.app.lifecycle import drift_envs
+    from gpuplat.progress import Progress
+    from gpuplat.workspace import terraform_binary
+
+    results = drift_envs(
+        app.root,
+        envs,
+        binary=terraform_binary(terraform_bin),
+        progress=Progress(app.console, live=not as_json),
+        stage=stage,
+        parallel=parallel,
+    )
+    if as_json:
+        app.console.json(
+            [{"environment": r.env, "drifted": r.drifted, "no_state": r.no_state} for r in results]
+        )
+    else:
+        for result in results:
+            for stage_name in result.no_state:
+                app.console.data(f"{result.env}/{stage_name}: no state (nothing applied yet)")
+            for stage_name, items in result.drifted.items():
+                app.console.data(f"{result.env}/{stage_name}: " + ("; ".join(items) or "no drift"))
+    errors = [r.error for r in results if r.error is not None]
+    if errors:
+        return _report_errors(app, errors)
+    return int(ExitCode.CHANGES) if any(r.has_drift for r in results) else 0
+
+
+@cli.command()
+@click.argument("env", shell_complete=complete_envs)
+@click.option("--stage", type=click.Choice(["infra", "platform", "serving"]), default=None)
+@click.option("--show-sensitive", is_flag=True, help="Print sensitive values too.")
+@_TERRAFORM_OPTION
+@click.pass_obj
+def output(
+    app: App, env: str, stage: str | None, show_sensitive: bool, terraform_bin: str | None
+) -> int:
+    """Print the outputs of every stage of ENV as JSON."""
+    from gpuplat.app.lifecycle import outputs
+    from gpuplat.workspace import terraform_binary
+
+    values = outputs(
+        app.root,
+        env,
+        binary=terraform_binary(terraform_bin),
+        stage=stage,
+        show_sensitive=show_sensitive,
+    )
+    app.console.json(values)
+    return 0

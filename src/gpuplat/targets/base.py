@@ -1,0 +1,222 @@
+"""What a cloud target is: the questions shared code asks instead of testing a cloud's name.
+
+A target answers for one cloud: the rules its names, regions and zones follow, the settings and
+capacity types it has, the checks only it needs, the add-ons it ships or needs, how the
+platform and serving stages reach its clusters, and how its plans count GPUs. Shared code (the
+core checks, the add-on plan, the roots, the plan summary) asks ``target(cluster.cloud)``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from gpuplat import catalog
+from gpuplat.catalog import GpuModel, Shape
+from gpuplat.labels import DEVICE_PLUGIN_CONFIG_LABEL, MIG_CONFIG_LABEL, POOL_LABEL, SHARED_MODES
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Cluster, NodePool, Spec
+
+if TYPE_CHECKING:
+    from gpuplat.spec.load import EnvSpec
+    from gpuplat.spec.resolve import PoolGpu
+
+ResolvedPlugin = Literal["managed", "nvidia-device-plugin", "gpu-operator", "dra"]
+"""The device-plugin strategy in effect on a cluster, ``auto`` resolved by its target."""
+
+
+@dataclass(frozen=True)
+class NameRule:
+    """What a cloud accepts as the name of a kind of object."""
+
+    pattern: re.Pattern[str]
+    limit: int
+    allowed: str
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A spec key, relative to a cluster, that only some clouds read (``*``: any list item)."""
+
+    path: tuple[str, ...]
+    hint: str = "remove it"
+
+    @property
+    def label(self) -> str:
+        return ".".join(p for p in self.path if p != "*").removeprefix("node_pools.")
+
+
+@dataclass(frozen=True)
+class KubeAuth:
+    """How the kubernetes and helm providers of a cluster authenticate.
+
+    Either a short-lived ``token`` expression (e.g. from the cloud's provider) or an ``exec``
+    plugin; never a credential stored in state.
+    """
+
+    token: str | None = None
+    exec_command: str | None = None
+    exec_args: tuple[str, ...] = ()
+    api_version: str = "client.authentication.k8s.io/v1beta1"
+
+    def view(self) -> dict[str, object]:
+        exec_: dict[str, object] | None = None
+        if self.exec_command is not None:
+            exec_ = {
+                "api_version": self.api_version,
+                "command": self.exec_command,
+                "args": list(self.exec_args),
+            }
+        return {"token": self.token, "exec": exec_}
+
+
+@dataclass(frozen=True)
+class InfraPart:
+    """One cloud's share of an environment's infra root."""
+
+    clusters: tuple[dict[str, object], ...]
+    """Per cluster, what ``roots/infra/<cloud>.tf.j2`` writes."""
+    modules: frozenset[str]
+    """Module names the part calls."""
+    providers: Mapping[str, object]
+    """What ``roots/infra/<cloud>.providers.tf.j2`` writes."""
+
+
+class Target:
+    """One cloud. Subclasses set the class attributes and override the hooks they need."""
+
+    cloud: ClassVar[str]
+    title: ClassVar[str]
+    account: ClassVar[str]
+    """The cluster's account block in the spec (gcp, aws, azure)."""
+    account_needed: ClassVar[bool] = False
+    account_example: ClassVar[str] = ""
+    example_region: ClassVar[str]
+    region_pattern: ClassVar[re.Pattern[str]]
+    cluster_names: ClassVar[NameRule]
+    pool_names: ClassVar[NameRule]
+    shape_kind: ClassVar[catalog.Kind]
+    shape_word: ClassVar[str]
+    accelerator_kind: ClassVar[catalog.Kind] = "gpu_model"
+    accelerator_word: ClassVar[str] = "GPU model"
+    images: ClassVar[tuple[str, ...]]
+    disk_types: ClassVar[tuple[str, ...]]
+    capacity_types: ClassVar[frozenset[str]]
+    capacity_alternative: ClassVar[str] = "use on-demand or spot"
+    settings: ClassVar[tuple[Setting, ...]] = ()
+    """Spec keys only this cloud reads: one table, checked for every cluster of another cloud."""
+    default_device_plugin: ClassVar[ResolvedPlugin] = "managed"
+    managed_device_plugin: ClassVar[bool] = True
+    managed_dcgm: ClassVar[bool] = False
+    """The cloud collects DCGM metrics itself; gpuplat installs no exporter."""
+    operator_mig_strategy: ClassVar[Literal["single"] | None] = "single"
+    """MIG strategy of the GPU Operator; None when the cloud partitions the GPUs itself."""
+    operator_host_paths: ClassVar[bool] = False
+    """The node image keeps driver and toolkit outside the standard paths (GKE COS)."""
+    cluster_autoscaler: ClassVar[bool] = False
+    """gpuplat installs the Kubernetes cluster autoscaler (the cloud does not scale pools)."""
+    weight_mounts: ClassVar[frozenset[str]] = frozenset({"copy", "image"})
+    infra_provider: ClassVar[str]
+    """The Terraform provider of the infra stage."""
+    providers: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    """Providers this cloud's roots may need: name -> (source, version constraint)."""
+    kube_providers: ClassVar[tuple[str, ...]] = ()
+    """Providers the platform and serving stages need, besides kubernetes and helm."""
+    cluster_resource: ClassVar[str]
+    pool_resource: ClassVar[str]
+    default_system_machine: ClassVar[str]
+
+    # --------------------------------------------------------------- names and places
+
+    def zone_ok(self, region: str, zone: str) -> bool:
+        """Whether ``zone`` belongs to ``region``."""
+        raise NotImplementedError
+
+    def zone_hint(self, region: str) -> str:
+        raise NotImplementedError
+
+    def default_zone_count(self, cluster: Cluster) -> int:
+        """Zones a pool spreads over when neither it nor its cluster lists any."""
+        return 1
+
+    def gpu_for_accelerator(self, name: str) -> GpuModel | None:
+        """The GPU model a pool's ``accelerator`` names, when no known shape decides."""
+        return catalog.gpu_model_for_accelerator(self.cloud, name)  # type: ignore[arg-type]
+
+    def shape(self, machine_type: str) -> Shape | None:
+        return catalog.shape(self.cloud, machine_type)  # type: ignore[arg-type]
+
+    def device_plugin(self, spec: Spec) -> ResolvedPlugin:
+        """The device-plugin strategy in effect (``auto`` resolved for this cloud)."""
+        chosen = spec.addons.device_plugin
+        return self.default_device_plugin if chosen == "auto" else chosen
+
+    # --------------------------------------------------------------- checks
+
+    def check_cluster(
+        self, spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator
+    ) -> Iterator[Diagnostic]:
+        """Checks only this cloud needs on a cluster (accounts, network, versions)."""
+        return iter(())
+
+    def check_shape(
+        self, cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
+    ) -> Iterator[Diagnostic] | None:
+        """A cloud's own shape check for pools the catalog cannot describe alone, else None."""
+        return None
+
+    def check_pool(
+        self,
+        spec: Spec,
+        cluster: Cluster,
+        pool: NodePool,
+        gpu: PoolGpu,
+        base: KeyPath,
+        loc: Locator,
+    ) -> Iterator[Diagnostic]:
+        """Checks only this cloud needs on a node pool (capacity, images, drivers, sharing)."""
+        return iter(())
+
+    # --------------------------------------------------------------- nodes and add-ons
+
+    def pool_labels(self, spec: Spec, pool: NodePool) -> dict[str, str]:
+        """Node labels a pool needs for gpuplat's placement and for its add-ons."""
+        plugin = self.device_plugin(spec)
+        labels = dict(pool.labels)
+        labels[POOL_LABEL] = pool.name
+        labels.update(self.cloud_pool_labels(pool, plugin))
+        if plugin in ("nvidia-device-plugin", "gpu-operator") and pool.sharing.mode in SHARED_MODES:
+            labels[DEVICE_PLUGIN_CONFIG_LABEL] = pool.name
+        mig = pool.sharing.mode == "mig" and pool.sharing.profile
+        if mig and self.operator_mig_strategy is not None:
+            labels[MIG_CONFIG_LABEL] = f"all-{pool.sharing.profile}"
+        return dict(sorted(labels.items()))
+
+    def cloud_pool_labels(self, pool: NodePool, plugin: ResolvedPlugin) -> dict[str, str]:
+        """Labels this cloud needs on a pool's nodes for the chosen device plugin."""
+        return {}
+
+    # --------------------------------------------------------------- roots and plans
+
+    def infra(self, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
+        """This cloud's clusters in an environment's infra root.
+
+        Raises:
+            GpuplatError: The cloud cannot be rendered.
+        """
+        raise NotImplementedError
+
+    def kube_auth(self, cluster: Cluster) -> KubeAuth:
+        """How the platform and serving stages authenticate to the cluster's API."""
+        raise NotImplementedError
+
+    def pool_gpus(self, values: Mapping[str, object]) -> tuple[int, int] | None:
+        """(GPUs at min, at max) of a planned pool resource (``pool_resource``), or None."""
+        return None
+
+    def credentials_hint(self, text: str) -> str | None:
+        """gpuplat's hint when Terraform's output says this cloud's credentials are missing."""
+        return None

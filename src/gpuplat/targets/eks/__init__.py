@@ -1,0 +1,124 @@
+"""EKS: Amazon EKS clusters, managed GPU node groups on EC2, and the add-ons EKS lacks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.targets.base import InfraPart, KubeAuth, NameRule, Setting, Target
+from gpuplat.targets.eks import checks, infra
+
+if TYPE_CHECKING:
+    from gpuplat.spec.load import EnvSpec
+    from gpuplat.spec.resolve import PoolGpu
+
+_NO_CREDENTIALS = (
+    "No valid credential sources found",
+    "failed to refresh cached credentials",
+    "NoCredentialProviders",
+    "get credentials: failed to refresh",
+)
+
+
+class EKS(Target):
+    cloud = "eks"
+    title = "EKS"
+    account = "aws"
+    example_region = "us-east-1"
+    region_pattern = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d+$")
+    cluster_names = NameRule(
+        re.compile(r"^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$"),
+        100,
+        "letters, digits, - and _; starts with a letter or digit",
+    )
+    pool_names = NameRule(
+        re.compile(r"^[0-9A-Za-z][A-Za-z0-9_-]{0,62}$"),
+        63,
+        "letters, digits, - and _; starts with a letter or digit",
+    )
+    shape_kind = "eks_shape"
+    shape_word = "EC2 instance type"
+    images = (
+        "AL2023_x86_64_NVIDIA",
+        "AL2023_ARM_64_NVIDIA",
+        "BOTTLEROCKET_x86_64_NVIDIA",
+        "BOTTLEROCKET_ARM_64_NVIDIA",
+    )
+    disk_types = ("gp2", "gp3", "io1", "io2")
+    capacity_types = frozenset({"on-demand", "spot", "reservation"})
+    capacity_alternative = "use type: reservation with an EC2 capacity block"
+    settings = (
+        Setting(("network", "subnet_ids")),
+        Setting(("network", "vpc_cidr")),
+        Setting(("network", "public_endpoint")),
+        Setting(("node_pools", "*", "efa")),
+        Setting(("node_pools", "*", "capacity", "block")),
+    )
+    default_device_plugin = "nvidia-device-plugin"
+    managed_device_plugin = False
+    cluster_autoscaler = True
+    providers: ClassVar[Mapping[str, tuple[str, str]]] = {"aws": ("hashicorp/aws", ">= 5.100, < 7")}
+    infra_provider = "aws"
+    cluster_resource = "aws_eks_cluster"
+    pool_resource = "aws_eks_node_group"
+    default_system_machine = "m6i.large"
+
+    def zone_ok(self, region: str, zone: str) -> bool:
+        return re.fullmatch(re.escape(region) + r"[a-z](-[a-z0-9-]+)?", zone) is not None
+
+    def zone_hint(self, region: str) -> str:
+        return f"EKS zones look like {region}a"
+
+    def check_cluster(
+        self, spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator
+    ) -> Iterator[Diagnostic]:
+        return checks.cluster(cluster, self.device_plugin(spec), base, loc)
+
+    def check_pool(
+        self,
+        spec: Spec,
+        cluster: Cluster,
+        pool: NodePool,
+        gpu: PoolGpu,
+        base: KeyPath,
+        loc: Locator,
+    ) -> Iterator[Diagnostic]:
+        return checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
+
+    def infra(self, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
+        return infra.part(self, env, clusters)
+
+    def kube_auth(self, cluster: Cluster) -> KubeAuth:
+        # A short-lived token from the AWS CLI, never a token stored in state.
+        return KubeAuth(
+            exec_command="aws",
+            exec_args=(
+                "eks",
+                "get-token",
+                "--cluster-name",
+                cluster.name,
+                "--region",
+                cluster.region,
+            ),
+        )
+
+    def pool_gpus(self, values: Mapping[str, object]) -> tuple[int, int] | None:
+        return infra.pool_gpus(values)
+
+    def credentials_hint(self, text: str) -> str | None:
+        if not any(marker in text for marker in _NO_CREDENTIALS):
+            return None
+        part = (
+            "the S3 state backend (terraform init)"
+            if "backend" in text.lower()
+            else "the aws provider"
+        )
+        return (
+            f"{part} found no AWS credentials: set AWS_PROFILE (after `aws sso login`), or "
+            "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; in CI, assume a role through OIDC "
+            "(e.g. aws-actions/configure-aws-credentials) rather than storing keys"
+        )

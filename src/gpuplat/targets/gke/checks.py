@@ -1,0 +1,134 @@
+"""Checks only GKE needs: the GCP project, private clusters, N1 attached GPUs, flex-start and
+queued pools, and what COS nodes and GKE's DRA allow."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from gpuplat import catalog
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Cluster, NodePool
+
+_GCP_PROJECT = re.compile(r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$")
+STARTS_EMPTY = ("flex-start", "queued")
+"""Capacity types whose nodes are only created for pods that wait for them."""
+
+
+def cluster(cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """The GCP project, a zonal cluster's zone, and the private control plane range."""
+    if cluster.gcp is not None and not _GCP_PROJECT.match(cluster.gcp.project):
+        yield loc.error(
+            (*base, "gcp", "project"),
+            f'"{cluster.gcp.project}" is not a GCP project id',
+            "6-30 lowercase letters, digits and dashes, starting with a letter",
+        )
+    if not cluster.regional and not cluster.zones:
+        yield loc.error(
+            (*base, "regional"),
+            "a zonal cluster needs a zone",
+            "list its zone under zones (the first zone hosts the control plane)",
+        )
+    net = cluster.network
+    path = (*base, "network")
+    if net.control_plane_cidr is not None:
+        if not net.private_nodes:
+            yield loc.error(
+                (*path, "control_plane_cidr"),
+                "control_plane_cidr is only used with private_nodes: true",
+                "set private_nodes: true or remove it",
+            )
+        elif not net.control_plane_cidr.endswith("/28"):
+            yield loc.error(
+                (*path, "control_plane_cidr"),
+                "GKE needs a /28 range for the control plane",
+                "e.g. 172.16.0.0/28",
+            )
+    elif net.private_nodes:
+        yield loc.error(
+            (*path, "private_nodes"),
+            "private GKE nodes need control_plane_cidr",
+            "add network.control_plane_cidr: 172.16.0.0/28 (a /28 not used elsewhere)",
+        )
+
+
+def n1_shape(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """An N1 machine type with attached GPUs: the accelerator and a count it allows."""
+    if pool.accelerator is None:
+        attachable = ", ".join(a.name for a in catalog.gke_accelerators() if a.allowed_counts)
+        yield loc.error(
+            (*base, "accelerator"),
+            f"{pool.machine_type} needs an attached GPU",
+            f"set accelerator to one of: {attachable}",
+        )
+        return
+    accel = catalog.gke_accelerator(pool.accelerator)
+    if accel is None:
+        close = catalog.close_matches("gke_accelerator", pool.accelerator)
+        yield loc.error(
+            (*base, "accelerator"),
+            f'unknown GKE accelerator "{pool.accelerator}"',
+            f'did you mean "{close[0]}"?' if close else None,
+        )
+        return
+    if accel.attach != "attached":
+        yield loc.error(
+            (*base, "accelerator"),
+            f"{accel.name} comes bundled with its own machine series; it cannot be attached to {pool.machine_type}",
+            "pick the machine type of that GPU instead of an N1 shape",
+        )
+        return
+    if pool.gpus_per_node is None:
+        yield loc.error(
+            (*base, "gpus_per_node"),
+            f"{pool.machine_type} with {accel.name} needs gpus_per_node",
+            f"one of: {_counts(accel.allowed_counts)}",
+        )
+    elif accel.allowed_counts and pool.gpus_per_node not in accel.allowed_counts:
+        yield loc.error(
+            (*base, "gpus_per_node"),
+            f"{accel.name} can be attached {_counts(accel.allowed_counts)} at a time, not {pool.gpus_per_node}",
+            "pick one of those counts",
+        )
+
+
+def pool(pool: NodePool, plugin: str, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """Flex-start and queued pools, compact placement policies, drivers on COS and for DRA."""
+    cap, auto = pool.capacity, pool.autoscaling
+    if cap.type in STARTS_EMPTY:
+        if auto.min_nodes != 0:
+            yield loc.error(
+                (*base, "autoscaling", "min_nodes"),
+                f"{cap.type} pools start with no nodes: min_nodes must be 0",
+                "nodes are created when pods wait for them",
+            )
+        if auto.location_policy == "BALANCED":
+            yield loc.error(
+                (*base, "autoscaling", "location_policy"),
+                f"{cap.type} pools need location_policy ANY",
+                "remove location_policy (ANY is the default here)",
+            )
+    if pool.placement.policy is not None and not pool.placement.compact:
+        yield loc.error(
+            (*base, "placement", "policy"),
+            "placement.policy needs compact: true",
+            "set placement.compact: true",
+        )
+    image = pool.image or "COS_CONTAINERD"
+    if pool.driver.install == "none" and image == "COS_CONTAINERD":
+        yield loc.error(
+            (*base, "driver", "install"),
+            "on COS nodes only GKE can install the NVIDIA driver; the GPU Operator cannot",
+            "set image: UBUNTU_CONTAINERD on this pool, or driver.install: managed",
+        )
+    if plugin == "dra" and pool.driver.install == "managed":
+        yield loc.error(
+            (*base, "driver", "install"),
+            "GKE pools for DRA must not auto-install the GPU driver",
+            "set driver.install: none; gpuplat's platform stage installs the driver and the NVIDIA DRA driver",
+        )
+
+
+def _counts(counts: tuple[int, ...] | None) -> str:
+    return ", ".join(str(c) for c in counts) if counts else "?"
