@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gpuplat.errors import GpuplatError
+from gpuplat.hcl.writer import ident, raw
 from gpuplat.releases.lock import ModuleTemplate, locked_module, released_module, sha256
 from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
@@ -130,7 +131,16 @@ def _serving(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
     modules = {"model-server"} if servers else set()
     if any(s["zero"] for s in servers):
         modules.add("scale-to-zero")
-    return {"servers": servers}, modules, {"kubernetes"}
+    # One map written by expr(), which aligns its keys as terraform fmt does at any width.
+    endpoints = {
+        f"{s['workload']}@{s['cluster']}": raw(
+            f"module.{ident(str(s['zero_module']))}.endpoint"
+            if s["zero"]
+            else f"module.{ident(str(s['module']))}.service"
+        )
+        for s in servers
+    }
+    return {"servers": servers, "endpoints": endpoints}, modules, {"kubernetes"}
 
 
 _STAGES = {"infra": _infra, "platform": _platform, "serving": _serving}
