@@ -90,22 +90,6 @@ def files_of(root: Path) -> dict[str, tuple[int, int]]:
     }
 
 
-def _format_ms(repeat: int) -> float:
-    """Median milliseconds of format_hcl on a 1 MB document (in process: the formatter alone)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.hcl.test_fmt import _node_pools
-
-    from gpuplat.hcl.fmt import format_hcl
-
-    doc = _node_pools(2400)
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        format_hcl(doc)
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs) * 1000
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=5)
@@ -144,8 +128,6 @@ def main() -> None:
                 f"no-op       {size:>5} pools x {len(ENVS)} envs      median {statistics.median(noop_times) * 1000:7.1f} ms"
                 f"   files written {max(written)}"
             )
-    # In process and last: a child forked after this would count the parent's memory.
-    print(f"format_hcl  1 MB of node pools            median {_format_ms(repeat):7.1f} ms")
 
 
 if __name__ == "__main__":
