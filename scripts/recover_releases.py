@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO / "src"))
 from gpuplat.releases.lock import module_lock, sha256  # noqa: E402
 from gpuplat.releases.versions import Release  # noqa: E402
 
-# Where the module renderer lived at a commit, newest first: (module, template-loader name).
+# Where module_templates() and render_module() lived at a commit, newest first.
 RENDERERS = ("gpuplat.releases.lock", "gpuplat.render.modules")
 RENDER = """
 import importlib, json, sys
