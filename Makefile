@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas conformance modules-lock fidelity clean
+.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas conformance modules-release modules-lock fidelity clean
 
 install: $(STAMP)
 
@@ -37,13 +37,17 @@ bench: install
 	$(PY) bench/render.py
 	$(PY) bench/plan.py
 
-golden: install
-	$(PY) -m gpuplat.releases.lock
+golden: modules-release
 	$(PY) -m tests.support.golden
 	$(PY) -m gpuplat.docs
 
-modules-lock: install
-	$(PY) -m gpuplat.releases.lock
+# Cut new module versions from templates/modules/ (real terraform fmt): new folders in
+# src/gpuplat/releases/modules/ and their hashes in the lock; refuses a changed template
+# whose version was not bumped. modules-lock is the former name.
+modules-release: install
+	$(PY) -m gpuplat.releases.cut
+
+modules-lock: modules-release
 
 fidelity: install
 	PYTHON=$(PYTHON) bash tools/schema-provider/setup.sh

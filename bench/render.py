@@ -3,6 +3,9 @@
 Run: ``make bench`` (or ``.venv/bin/python bench/render.py``). Every figure is the median of
 several fresh processes, measured side by side in one run; the machine is noisy, so compare
 ratios within a run, not absolute numbers across runs.
+
+``--baseline DIR`` also measures the gpuplat of another source checkout (e.g. ``git worktree
+add --detach /tmp/base main``), alternating with this one run by run, and prints both.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 GPUPLAT = [sys.executable, "-m", "gpuplat"]
@@ -69,16 +73,34 @@ def overlay(env: str) -> str:
     return f"clusters:\n  - name: c0\n    labels: {{stage: {env}}}\n"
 
 
-def run(args: list[str], cwd: Path | None = None) -> tuple[float, int]:
+@dataclass(frozen=True)
+class Gpuplat:
+    """One gpuplat to measure: a label and the PYTHONPATH that selects its source."""
+
+    label: str
+    pythonpath: str | None = None
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        if self.pythonpath is not None:
+            env["PYTHONPATH"] = self.pythonpath
+        return env
+
+
+def run(args: list[str], gpuplat: Gpuplat, cwd: Path | None = None) -> tuple[float, int]:
     """(wall seconds, peak RSS in MiB) of one fresh gpuplat process."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [*GPUPLAT, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [*GPUPLAT, *args],
+        cwd=cwd,
+        env=gpuplat.env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"gpuplat {' '.join(args)} failed")
+        raise SystemExit(f"gpuplat ({gpuplat.label}) {' '.join(args)} failed")
     return elapsed, usage.ru_maxrss // 1024
 
 
@@ -90,62 +112,61 @@ def files_of(root: Path) -> dict[str, tuple[int, int]]:
     }
 
 
-def _format_ms(repeat: int) -> float:
-    """Median milliseconds of format_hcl on a 1 MB document (in process: the formatter alone)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.hcl.test_fmt import _node_pools
-
-    from gpuplat.hcl.fmt import format_hcl
-
-    doc = _node_pools(2400)
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        format_hcl(doc)
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs) * 1000
+def _ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:7.1f} ms"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--sizes", default="10,100,1000")
+    parser.add_argument("--baseline", type=Path, help="source checkout of a gpuplat to compare")
     options = parser.parse_args()
     repeat = options.repeat
-    starts = [run(["--version"])[0] for _ in range(repeat * 2)]
-    print(
-        f"cold start  gpuplat --version            median {statistics.median(starts) * 1000:7.1f} ms"
-        f"   (min {min(starts) * 1000:.1f}, {len(starts)} runs)"
-    )
+    gpuplats = [Gpuplat("this")]
+    if options.baseline is not None:
+        gpuplats.insert(0, Gpuplat("baseline", str(options.baseline.resolve() / "src")))
+    width = max(len(g.label) for g in gpuplats)
+    starts: dict[Gpuplat, list[float]] = {g: [] for g in gpuplats}
+    for _ in range(repeat * 2):
+        for g in gpuplats:
+            starts[g].append(run(["--version"], g)[0])
+    for g in gpuplats:
+        print(
+            f"{g.label:<{width}}  cold start  gpuplat --version            median "
+            f"{_ms(starts[g])}   (min {min(starts[g]) * 1000:.1f}, {len(starts[g])} runs)"
+        )
     for size in (int(s) for s in options.sizes.split(",")):
+        times: dict[Gpuplat, list[float]] = {g: [] for g in gpuplats}
+        noops: dict[Gpuplat, list[float]] = {g: [] for g in gpuplats}
+        peaks: dict[Gpuplat, list[int]] = {g: [] for g in gpuplats}
+        written: dict[Gpuplat, list[int]] = {g: [] for g in gpuplats}
         with tempfile.TemporaryDirectory() as scratch:
-            base = Path(scratch)
-            times, peaks, noop_times, written = [], [], [], []
             for i in range(repeat):
-                project = base / f"p{i}"
-                (project / "envs").mkdir(parents=True)
-                (project / "gpuplat.yaml").write_text(spec(size))
-                for env in ENVS:
-                    (project / "envs" / f"{env}.yaml").write_text(overlay(env))
-                elapsed, peak = run(["-C", str(project), "render"])
-                times.append(elapsed)
-                peaks.append(peak)
-                before = files_of(project)
-                elapsed, _ = run(["-C", str(project), "render"])
-                noop_times.append(elapsed)
-                after = files_of(project)
-                written.append(sum(1 for k in after if after[k] != before.get(k)))
-                shutil.rmtree(project)
+                for g in gpuplats:  # alternating, so the machine's noise hits every one
+                    project = Path(scratch) / f"p{i}-{g.label}"
+                    (project / "envs").mkdir(parents=True)
+                    (project / "gpuplat.yaml").write_text(spec(size))
+                    for env in ENVS:
+                        (project / "envs" / f"{env}.yaml").write_text(overlay(env))
+                    elapsed, peak = run(["-C", str(project), "render"], g)
+                    times[g].append(elapsed)
+                    peaks[g].append(peak)
+                    before = files_of(project)
+                    noops[g].append(run(["-C", str(project), "render"], g)[0])
+                    after = files_of(project)
+                    written[g].append(sum(1 for k in after if after[k] != before.get(k)))
+                    shutil.rmtree(project)
+        for g in gpuplats:
             print(
-                f"render      {size:>5} pools x {len(ENVS)} envs      median {statistics.median(times) * 1000:7.1f} ms"
-                f"   peak RSS {statistics.median(peaks):4.0f} MiB"
+                f"{g.label:<{width}}  render      {size:>5} pools x {len(ENVS)} envs      median "
+                f"{_ms(times[g])}   peak RSS {statistics.median(peaks[g]):4.0f} MiB"
             )
+        for g in gpuplats:
             print(
-                f"no-op       {size:>5} pools x {len(ENVS)} envs      median {statistics.median(noop_times) * 1000:7.1f} ms"
-                f"   files written {max(written)}"
+                f"{g.label:<{width}}  no-op       {size:>5} pools x {len(ENVS)} envs      median "
+                f"{_ms(noops[g])}   files written {max(written[g])}"
             )
-    # In process and last: a child forked after this would count the parent's memory.
-    print(f"format_hcl  1 MB of node pools            median {_format_ms(repeat):7.1f} ms")
 
 
 if __name__ == "__main__":

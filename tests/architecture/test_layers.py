@@ -19,8 +19,6 @@ KNOWN_LONG = {"gpuplat.manifests.objects"}
 """Comparisons against a cloud name allowed outside the targets' own files."""
 
 KNOWN_CYCLES: list[list[str]] = [
-    # The in-house formatter, replaced by the real `terraform fmt` at release time.
-    ["gpuplat.hcl.fmt", "gpuplat.hcl.rewrites", "gpuplat.hcl.writer"],
     ["gpuplat.conformance.builtin", "gpuplat.conformance.schema"],
 ]
 KNOWN_PRIVATE_IMPORTS = {
@@ -50,18 +48,6 @@ KNOWN_PRIVATE_IMPORTS = {
     ("gpuplat.catalog.tables", "_cloud"),
     ("gpuplat.catalog.tables", "_index"),
     ("gpuplat.catalog.tables", "_read"),
-    # The in-house formatter (see KNOWN_CYCLES).
-    ("gpuplat.hcl.fmt", "_DELTA"),
-    ("gpuplat.hcl.fmt", "_KINDS"),
-    ("gpuplat.hcl.fmt", "_NIL"),
-    ("gpuplat.hcl.fmt", "_apply"),
-    ("gpuplat.hcl.fmt", "_lex"),
-    ("gpuplat.hcl.fmt", "_terraform_rewrites"),
-    ("gpuplat.hcl.fmt", "_token_columns"),
-    ("gpuplat.hcl.lexer", "_OPS"),
-    ("gpuplat.hcl.rewrites", "_DELTA"),
-    ("gpuplat.hcl.rewrites", "_PIECES"),
-    ("gpuplat.hcl.width", "_lex"),
 }
 
 

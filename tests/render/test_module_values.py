@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gpuplat.releases.lock import module_templates, render_module
+from gpuplat.releases.versions import latest, release_files
 from tests.support.realparts import terraform_bin, terraform_env
 
 CASES = {
@@ -46,7 +46,7 @@ EXPRESSION = (
 
 
 def evaluate(tmp_path: Path, inputs: dict[str, object]) -> dict[str, object]:
-    files = render_module(module_templates()["gpu-platform"])
+    files = release_files(latest("gpu-platform"))
     for name in ("variables.tf", "values.tf"):
         (tmp_path / name).write_text(files[name])
     (tmp_path / "terraform.tfvars.json").write_text(json.dumps(inputs))

@@ -20,10 +20,10 @@ def project(tmp_path: Path) -> Path:
 
 
 def module_dir(name: str) -> str:
-    """``modules/<name>/<current version>``: tests must not pin released versions."""
-    from gpuplat.releases.lock import module_templates
+    """``modules/<name>/<latest version>``: tests must not pin released versions."""
+    from gpuplat.releases.versions import latest
 
-    return module_templates()[name].folder
+    return latest(name).folder
 
 
 def stat_all(root: Path) -> dict[str, tuple[int, int]]:

@@ -148,11 +148,11 @@ def render_project(
         if found.edited_modules:
             raise _edited_modules(found)
         if check:
-            from gpuplat.releases.lock import released_module
+            from gpuplat.releases.versions import release_files
 
-            # The CI gate also proves every template still renders its released content.
-            for template in rendered.modules.values():
-                released_module(template.name)
+            # The CI gate also proves the shipped module versions are what was released.
+            for release in rendered.modules.values():
+                release_files(release)
             if not found.clean:
                 raise _stale(found)
             return result

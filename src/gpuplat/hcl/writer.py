@@ -9,8 +9,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from gpuplat.hcl.fmt import columns
-
 __all__ = ["JINJA_FILTERS", "Raw", "expr", "ident", "quote", "raw"]
 
 # Printable ASCII except `"`, `$`, `%` and `\`: such text needs no escaping.
@@ -21,6 +19,8 @@ _PLAIN: Final = re.compile(r"[ !#&-\[\]-~]*")
 _SPECIAL: Final = re.compile(r'["\\]|[$%](?=\{)|[^ -~]')
 _SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
 _NAMED_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+_NOT_ASCII: Final = re.compile(r"[^\x00-\x7f]")
 
 _IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 # HCL keywords, always quoted as object keys. Terraform does read `true`,
@@ -165,7 +165,8 @@ def expr(value: object, indent: int = 0) -> str:
     elements are scalars and the line is short, else they get one element per
     line with a trailing comma. Mappings become objects with one ``key = value``
     per line, keys sorted, ``=`` aligned like ``terraform fmt`` does; a key is
-    bare only when it is an identifier that HCL cannot misread.
+    bare only when it is an identifier that HCL cannot misread, and a quoted key
+    spells every non-ASCII character as a ``\\u`` escape.
 
     Args:
         value: the value to write.
@@ -230,7 +231,15 @@ def _key(key: object) -> str:
         raise TypeError(f"expr(): object keys must be str, not {type(key).__name__}")
     if _IDENT.fullmatch(key) and key not in _KEYWORDS:
         return str.__str__(key)
-    return quote(key)
+    # terraform fmt lines up `=` by the keys' widths in grapheme clusters. A key written in
+    # ASCII alone (other characters as \u escapes, which Terraform reads back as the same
+    # text) is as wide as it is long, so the alignment below needs no Unicode tables.
+    return _NOT_ASCII.sub(_unicode_escape, quote(key))
+
+
+def _unicode_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def _object(mapping: Mapping[object, object], level: int) -> str:
@@ -268,7 +277,7 @@ def _aligned(
 
     def flush() -> None:
         if run:
-            widths = [columns(name) for name, _ in run]
+            widths = [len(name) for name, _ in run]  # names are ASCII: see _key()
             widest = max(widths)
             for (name, text), width in zip(run, widths, strict=True):
                 lines.append(f"{pad}{name}{' ' * (widest - width + 1)}= {text}")

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from gpuplat.releases.lock import ModuleTemplate, locked_module, released_module, sha256
+from gpuplat.hcl.writer import ident, raw
+from gpuplat.releases.lock import sha256
+from gpuplat.releases.versions import Release, latest, release_files, release_hashes
 from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
 from gpuplat.render.naming import STAGES, root_dir, to_project
@@ -36,8 +38,8 @@ class Rendered:
     env_files: dict[str, list[str]] = field(default_factory=dict)
     roots: dict[str, list[str]] = field(default_factory=dict)
     """env -> its root folders, in stage order."""
-    modules: dict[str, ModuleTemplate] = field(default_factory=dict)
-    """module folder -> its template."""
+    modules: dict[str, Release] = field(default_factory=dict)
+    """module folder -> the released version it holds."""
 
     def sha(self, path: str) -> str:
         """sha256 of a rendered file."""
@@ -51,13 +53,12 @@ class Rendered:
         return sha256(listing)
 
     def module_texts(self, folder: str) -> dict[str, str]:
-        """The files of one module version folder, rendered and checked against the lock.
+        """The files of one module version folder: the released files, checked against the lock.
 
         Raises:
-            StaleError: The template no longer renders its released content.
+            StaleError: The shipped folder differs from the lock.
         """
-        template = self.modules[folder]
-        _, files = released_module(template.name)
+        files = release_files(self.modules[folder])
         return {f"{folder}/{name}": text for name, text in files.items()}
 
 
@@ -65,7 +66,7 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
     """Render every stage of every environment, plus the module versions they use.
 
     Raises:
-        StaleError: A module template changed without a version bump.
+        StaleError: A module the roots call has no released version.
     """
     out = Rendered()
     for env in envs:
@@ -78,11 +79,12 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
                 out.files[f"{root}/{name}"] = text
                 owned.append(f"{root}/{name}")
             for module in modules:
-                template, hashes = locked_module(module)
-                out.modules[template.folder] = template
-                for name, digest in hashes.items():
-                    out.module_hashes[f"{template.folder}/{name}"] = digest
-                    owned.append(f"{template.folder}/{name}")
+                # The lock's hashes stand for the files: they are read only to be written.
+                release = latest(module)
+                out.modules[release.folder] = release
+                for name, digest in release_hashes(release).items():
+                    out.module_hashes[f"{release.folder}/{name}"] = digest
+                    owned.append(f"{release.folder}/{name}")
         out.env_files[env.name] = sorted(set(owned))
     out.files = dict(sorted(out.files.items()))
     return out
@@ -121,7 +123,16 @@ def _serving(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
     modules = {"model-server"} if servers else set()
     if any(s["zero"] for s in servers):
         modules.add("scale-to-zero")
-    return {"servers": servers}, modules, {"kubernetes"}
+    # One map written by expr(), which aligns its keys as terraform fmt does at any width.
+    endpoints = {
+        f"{s['workload']}@{s['cluster']}": raw(
+            f"module.{ident(str(s['zero_module']))}.endpoint"
+            if s["zero"]
+            else f"module.{ident(str(s['module']))}.service"
+        )
+        for s in servers
+    }
+    return {"servers": servers, "endpoints": endpoints}, modules, {"kubernetes"}
 
 
 _STAGES = {"infra": _infra, "platform": _platform, "serving": _serving}
@@ -133,7 +144,7 @@ def render_root(env: EnvSpec, stage: str) -> tuple[str, dict[str, str], list[str
     if stage != "infra":
         # What the clusters' kubernetes/helm providers need to authenticate (e.g. GKE's token).
         providers |= {p for c in env.spec.clusters for p in target(c.cloud).kube_providers}
-    sources = {name: f"{to_project()}/{locked_module(name)[0].folder}" for name in sorted(modules)}
+    sources = {name: f"{to_project()}/{latest(name).folder}" for name in sorted(modules)}
     context: dict[str, object] = {
         "env": {"name": env.name, "protected": env.protected},
         "stage": stage,
@@ -148,8 +159,7 @@ def render_root(env: EnvSpec, stage: str) -> tuple[str, dict[str, str], list[str
         **stage_context,
     }
     jinja = environment()
-    # The templates and the expression writer produce `terraform fmt` layout themselves (the
-    # tests hold every rendered root to format_hcl(text) == text); formatting thousands of
-    # module blocks again on every render would dominate its run time.
+    # Nothing formats the output: the templates and the expression writer produce `terraform
+    # fmt` layout themselves, which tests check with the real terraform for generated specs.
     files = {name: jinja.get_template(f"roots/{stage}/{name}.j2").render(context) for name in FILES}
     return root_dir(env.name, stage), files, sorted(modules)

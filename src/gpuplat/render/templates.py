@@ -17,14 +17,17 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 def templates_root() -> Path:
     """The template tree: inside the installed package, or the repository's ``templates/``.
 
+    An installed package holds the root templates only; the module templates stay in the
+    source checkout, where module versions are cut (renders copy the released folders).
+
     Raises:
         FileNotFoundError: Neither exists (a broken installation).
     """
     package = Path(__file__).resolve().parents[1] / "templates"
-    if (package / "modules").is_dir():
+    if (package / "roots").is_dir():
         return package
     repo = Path(__file__).resolve().parents[3] / "templates"
-    if (repo / "modules").is_dir():
+    if (repo / "roots").is_dir():
         return repo
     raise FileNotFoundError(f"gpuplat templates not found in {package} or {repo}")
 

@@ -225,6 +225,16 @@ class Terraform:
             self._fail("state list", argv, exit_, ())
         return [line.strip() for line in stdout.splitlines() if line.strip()]
 
+    def fmt(self) -> None:
+        """``terraform fmt -recursive``: rewrite every ``.tf`` file under the folder in place.
+
+        Raises:
+            TerraformError: A file is not valid HCL (terraform's message says where).
+        """
+        argv, exit_, _ = self._capture(["fmt", "-no-color", "-list=false", "-recursive"])
+        if exit_.returncode != 0:
+            self._fail("fmt", argv, exit_, ())
+
     def force_unlock(self, lock_id: str) -> None:
         """``terraform force-unlock -force LOCK_ID``; only for a lock whose holder is gone.
 
