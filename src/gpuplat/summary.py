@@ -64,6 +64,7 @@ class StageSummary:
     elements: list[ElementChanges] = field(default_factory=list)
     gpus: GpuDelta | None = None
     waits_for: str | None = None
+    cluster: str = ""
 
     @property
     def has_changes(self) -> bool:
@@ -82,6 +83,7 @@ class StageSummary:
     def to_json(self) -> dict[str, object]:
         return {
             "environment": self.env,
+            "cluster": self.cluster,
             "stage": self.stage,
             "status": self.status,
             "waits_for": self.waits_for,
@@ -131,7 +133,9 @@ class StageSummary:
         return out
 
 
-def summarize(env: str, stage: str, plan: Plan, table: dict[str, Element]) -> StageSummary:
+def summarize(
+    env: str, stage: str, plan: Plan, table: dict[str, Element], *, cluster: str = ""
+) -> StageSummary:
     """Group a plan's resource changes by spec element and add up the GPUs of node pools."""
     grouped: dict[Element, ElementChanges] = {}
     counts: Counter[str] = Counter()
@@ -149,7 +153,9 @@ def summarize(env: str, stage: str, plan: Plan, table: dict[str, Element]) -> St
     elements = sorted(
         grouped.values(), key=lambda c: (_KIND_ORDER.get(c.element.kind, 9), c.element.name)
     )
-    return StageSummary(env, stage, "planned", dict(counts), elements, gpu_delta(plan))
+    return StageSummary(
+        env, stage, "planned", dict(counts), elements, gpu_delta(plan), cluster=cluster
+    )
 
 
 _KIND_ORDER = {"cluster": 0, "pool": 1, "platform": 2, "workload": 3, "other": 4}

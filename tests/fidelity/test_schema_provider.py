@@ -34,7 +34,7 @@ BUILD = REPO / "build" / "schema-provider"
 GOLDEN = REPO / "tests" / "golden"
 GOLDEN_ROOTS = sorted(
     p
-    for p in GOLDEN.glob("*/envs/*/*")
+    for p in GOLDEN.glob("*/envs/*/*/*")
     if p.is_dir() and p.name in ("infra", "platform", "serving")
 )
 PROVIDERS = {"google": "6.50.0", "kubernetes": "2.38.0", "helm": "3.0.2"}
@@ -416,10 +416,10 @@ def test_kubernetes_and_helm_roots(
 @pytest.mark.parametrize(
     "infra",
     GOLDEN_ROOTS,
-    ids=[f"{p.parents[2].name}/{p.parent.name}" for p in GOLDEN_ROOTS],
+    ids=[f"{p.parents[3].name}/{p.parents[1].name}/{p.name}" for p in GOLDEN_ROOTS],
 )
 def test_golden_roots_validate(cli_config: Path, tmp_path: Path, infra: Path) -> None:
-    project = infra.parents[2]
+    project = infra.parents[3]
     copy = tmp_path / project.name
     shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".terraform"))
     workdir = copy / infra.relative_to(project)
@@ -445,7 +445,7 @@ def with_real_aws(stand_ins: Path, tmp_path: Path) -> Path:
 
 def test_golden_roots_exist() -> None:
     if not GOLDEN_ROOTS:
-        message = f"no rendered roots in {GOLDEN}/*/envs/*/infra"
+        message = f"no rendered roots in {GOLDEN}/*/envs/*/*/infra"
         if in_ci():
             pytest.fail(message)
         pytest.skip(message)

@@ -21,7 +21,7 @@ EXAMPLES = [name for name, _ in list_examples()]
 def _uses_aws(example: str) -> bool:
     return any(
         "hashicorp/aws" in path.read_text(encoding="utf-8")
-        for path in (GOLDEN / example / "envs").glob("*/infra/versions.tf")
+        for path in (GOLDEN / example / "envs").glob("*/*/infra/versions.tf")
     )
 
 

@@ -35,7 +35,9 @@ def test_two_workloads_render_fmt_clean_roots(tmp_path: Path) -> None:
     folder = project(tmp_path / "p", SECOND_WORKLOAD)
     result = run("render", cwd=folder)
     assert result.exit_code == 0, result.stderr
-    outputs = (folder / "envs" / "dev" / "serving" / "outputs.tf").read_text(encoding="utf-8")
+    outputs = (folder / "envs" / "dev" / "inference-us" / "serving" / "outputs.tf").read_text(
+        encoding="utf-8"
+    )
     assert '"chat-long-name@inference-us" = ' in outputs
     assert fmt_problems(folder / "envs", tmp_path) == ""
 

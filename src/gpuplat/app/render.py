@@ -41,8 +41,8 @@ class RenderResult:
     written: bool
     warnings: list[Diagnostic] = field(default_factory=list)
     files: int = 0
-    manifests: int = 0
-    manifests_written: bool = False
+    manifests: tuple[int, bool] | None = None
+    """Plain manifests: how many files, and whether any was written."""
 
     @property
     def nothing_to_do(self) -> bool:
@@ -99,14 +99,35 @@ def _no_strays(root: Path, manifest: Manifest, envs: tuple[str, ...]) -> tuple[s
     return envs
 
 
+@dataclass
+class RenderOutcome:
+    """One render pass: what it did, and what the commands that go on from it need.
+
+    ``plan`` renders first and plans from the same pass: one spec load, one lock, one read of
+    the render record.
+    """
+
+    result: RenderResult
+    project: Project | None
+    """The loaded spec: always after a real render, on the fast path only when asked for."""
+    record: Manifest
+    """The render record as it is on disk after this pass."""
+
+    def cluster_hash(self, env: str, cluster: str) -> str | None:
+        """What the plans of one cluster in ``env`` are bound to."""
+        entry = self.record.envs.get(env)
+        return entry.clusters.get(cluster) if entry is not None else None
+
+
 def render_project(
     root: Path,
     envs: Sequence[str] = (),
     *,
     dry_run: bool = False,
     check: bool = False,
+    load: bool = False,
     manifests: Path | None = None,
-) -> RenderResult:
+) -> RenderOutcome:
     """Render the project in ``root``.
 
     Args:
@@ -114,7 +135,9 @@ def render_project(
         envs: Environments to render; empty means all of them.
         dry_run: Report what would change, write nothing.
         check: Fail when anything would change or a module was edited by hand.
-        manifests: Also write plain Kubernetes YAML of every environment into this folder.
+        load: Load the spec even when nothing has to be rendered (for the caller's next step).
+        manifests: Also write plain Kubernetes YAML into this folder (before the tree, so a
+            refused folder leaves the tree as it was).
 
     Raises:
         SpecError: The spec is invalid (nothing is written).
@@ -124,15 +147,20 @@ def render_project(
         FileError: The operating system refused a write (e.g. a read-only folder); the
             previous tree is left as it was.
     """
-    if not check and manifests is None and (root / "gpuplat.yaml").is_file():
-        with runlock.hold(root, "render", "cannot render"):
-            writer.recover(root)
-            done = unchanged(root, envs)
-        if done is not None:
-            return RenderResult(done, [], [], [], written=False)
-    project, rendered = load_and_render(root, envs)
     with runlock.hold(root, "render", "cannot render"):
         writer.recover(root)
+        if not check and (root / "gpuplat.yaml").is_file():
+            done = unchanged(root, envs)
+            if done is not None:
+                wanted = load or (manifests is not None and not dry_run)
+                project = _load(root, envs) if wanted else None
+                result = RenderResult(done, [], [], [], written=False)
+                if project is not None:
+                    result.warnings = project.warnings
+                    if manifests is not None and not dry_run:
+                        result.manifests = write_manifests(project, manifests)
+                return RenderOutcome(result, project, read_manifest(root))
+        project, rendered = load_and_render(root, envs)
         previous = read_manifest(root)
         manifest = updated_manifest(previous, rendered)
         found = diff(root, rendered, previous, manifest, project.envs)
@@ -155,20 +183,11 @@ def render_project(
                 release_files(release)
             if not found.clean:
                 raise _stale(found)
-            return result
-        if manifests is not None and not dry_run:
-            from gpuplat.manifests.objects import MARKER, build_manifests
-
-            files = {
-                path: text
-                for env in project.envs.values()
-                for path, text in build_manifests(env).items()
-            }
-            result.manifests = len(files)
-            with user_files(f"write the manifests to {manifests}"):
-                result.manifests_written = writer.replace_dir(manifests, files, MARKER)
+            return RenderOutcome(result, project, manifest)
         if dry_run:
-            return result
+            return RenderOutcome(result, project, previous)
+        if manifests is not None:
+            result.manifests = write_manifests(project, manifests)
         with user_files("write the rendered tree (the previous tree is intact)"):
             if not found.clean:
                 files = dict(rendered.files)
@@ -179,7 +198,32 @@ def render_project(
                 )
                 result.written = True
             _remember(root, project)
-        return result
+        return RenderOutcome(result, project, manifest)
+
+
+def _load(root: Path, envs: Sequence[str]) -> Project:
+    from gpuplat.spec.load import load_project  # pydantic: only when the spec is needed
+
+    return load_project(root, envs)
+
+
+def write_manifests(project: Project, folder: Path) -> tuple[int, bool]:
+    """Plain Kubernetes YAML of every loaded environment into ``folder``, switched atomically.
+
+    Returns:
+        How many files, and whether anything was written (False: already up to date).
+
+    Raises:
+        GpuplatError: ``folder`` holds files gpuplat did not write.
+        FileError: The operating system refused a write.
+    """
+    from gpuplat.manifests.objects import MARKER, build_manifests
+
+    files = {
+        path: text for env in project.envs.values() for path, text in build_manifests(env).items()
+    }
+    with user_files(f"write the manifests to {folder}"):
+        return len(files), writer.replace_dir(folder, files, MARKER)
 
 
 def _remember(root: Path, project: Project) -> None:

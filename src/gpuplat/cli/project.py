@@ -104,9 +104,11 @@ def render(
     """Render versioned modules and per-environment roots from the spec."""
     from gpuplat.app.render import render_project
 
-    result = render_project(app.root, envs, dry_run=dry_run, check=check, manifests=manifests)
-    if result.manifests_written:
-        app.console.say(f"  wrote {result.manifests} manifest file(s) to {manifests}")
+    result = render_project(
+        app.root, envs, dry_run=dry_run, check=check, manifests=None if check else manifests
+    ).result
+    if result.manifests is not None and result.manifests[1]:
+        app.console.say(f"  wrote {result.manifests[0]} manifest file(s) to {manifests}")
     if result.warnings:
         app.console.diagnostics(result.warnings)
     verb = "would " if dry_run else ""

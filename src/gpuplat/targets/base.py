@@ -75,10 +75,10 @@ class KubeAuth:
 
 @dataclass(frozen=True)
 class InfraPart:
-    """One cloud's share of an environment's infra root."""
+    """A cluster's infra root, as its cloud renders it."""
 
-    clusters: tuple[dict[str, object], ...]
-    """Per cluster, what ``roots/infra/<cloud>.tf.j2`` writes."""
+    cluster: dict[str, object]
+    """What ``roots/infra/<cloud>.tf.j2`` writes."""
     modules: frozenset[str]
     """Module names the part calls."""
     providers: Mapping[str, object]
@@ -201,8 +201,8 @@ class Target:
 
     # --------------------------------------------------------------- roots and plans
 
-    def infra(self, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
-        """This cloud's clusters in an environment's infra root.
+    def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
+        """A cluster of this cloud in its infra root.
 
         Raises:
             GpuplatError: The cloud cannot be rendered.

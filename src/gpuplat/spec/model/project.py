@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from gpuplat.spec.model.backend import Backend
 from gpuplat.spec.model.base import SpecModel
 from gpuplat.spec.model.cluster import Cluster
 from gpuplat.spec.model.workload import Workload
@@ -42,27 +43,6 @@ class Addons(SpecModel):
     )
     metrics: Metrics = Field(default_factory=Metrics)
     gang_scheduling: GangScheduling = Field(default_factory=GangScheduling)
-
-
-class Backend(SpecModel):
-    """Where an environment keeps its Terraform state."""
-
-    type: Literal["gcs", "s3", "azurerm", "local"] = Field(
-        "local", description="gcs, s3, azurerm or local."
-    )
-    bucket: str | None = Field(None, description="gcs and s3: the state bucket.")
-    prefix: str | None = Field(
-        None,
-        description="Path prefix inside the bucket/container. Default: <project>/<env>; each "
-        "stage appends /<stage>.",
-    )
-    region: str | None = Field(None, description="s3: bucket region.")
-    endpoint: str | None = Field(
-        None, description="s3: custom endpoint (e.g. an S3-compatible store or an emulator)."
-    )
-    resource_group: str | None = Field(None, description="azurerm: storage resource group.")
-    storage_account: str | None = Field(None, description="azurerm: storage account name.")
-    container: str | None = Field(None, description="azurerm: blob container.")
 
 
 class Environment(SpecModel):

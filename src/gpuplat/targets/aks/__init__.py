@@ -62,10 +62,9 @@ class AKS(Target):
         if cluster.azure is not None and not _GUID.match(cluster.azure.subscription_id):
             yield loc.error((*base, "azure", "subscription_id"), "subscription_id is not a GUID")
 
-    def infra(self, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
-        names = ", ".join(c.name for c in clusters)
+    def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         raise GpuplatError(
-            f"gpuplat cannot render AKS clusters yet: {names}",
+            f"gpuplat cannot render AKS clusters yet: {cluster.name}",
             hint="the spec of an AKS cluster is validated (VM sizes, MIG, names), but only GKE "
             "and EKS clusters are rendered; render the others by leaving the AKS cluster out",
         )

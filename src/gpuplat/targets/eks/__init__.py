@@ -89,8 +89,8 @@ class EKS(Target):
     ) -> Iterator[Diagnostic]:
         return checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
 
-    def infra(self, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
-        return infra.part(self, env, clusters)
+    def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
+        return infra.part(self, env, cluster)
 
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
         # A short-lived token from the AWS CLI, never a token stored in state.

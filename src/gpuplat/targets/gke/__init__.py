@@ -126,8 +126,8 @@ class GKE(Target):
             return dict(NO_DEFAULT_DEVICE_PLUGIN)
         return {}
 
-    def infra(self, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
-        return infra.part(self, env, clusters)
+    def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
+        return infra.part(self, env, cluster)
 
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
         # The caller's own short-lived token, from the google provider; never stored in state.
