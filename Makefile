@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas conformance modules-lock fidelity clean
+.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas vendored-schemas conformance modules-lock fidelity clean
 
 install: $(STAMP)
 
@@ -56,6 +56,11 @@ security: install
 SCHEMA_OUT ?= build/provider-schemas
 provider-schemas: install
 	PYTHON=$(PY) bash scripts/provider-schemas.sh $(SCHEMA_OUT)
+
+# The trimmed provider schemas shipped in the package (src/gpuplat/conformance/schemas/): rerun
+# after a template starts using a new resource or data source type, and commit the result.
+vendored-schemas: install
+	$(PY) scripts/trim_schemas.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build
