@@ -62,5 +62,9 @@ provider-schemas: install
 vendored-schemas: install
 	$(PY) scripts/trim_schemas.py
 
+# The offline schema check of the rendered default example and every golden tree.
+conformance: install
+	$(BIN)/gpuplat conformance envs modules tests/golden
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build

@@ -26,6 +26,7 @@ from gpuplat.conformance import (
 from gpuplat.conformance.__main__ import main
 from gpuplat.conformance.hclread import HclParseError, parse_text
 from gpuplat.conformance.schema import BUNDLED, Kind
+from gpuplat.errors import ExitCode
 from tests.support.realparts import (
     REPO,
     aws_provider_mirror,
@@ -348,21 +349,30 @@ def test_missing_path_raises(schemas: ProviderSchemas, tmp_path: Path) -> None:
 
 def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     schema_dir = str(provider_schema_dir())
-    assert main(["--schemas", schema_dir, str(FIXTURES / "valid" / "gke")]) == 0
+    assert main(["--schemas", schema_dir, str(FIXTURES / "valid" / "gke")]) == ExitCode.OK
     assert "0 violations" in capsys.readouterr().err
-    assert main(["--schemas", schema_dir, str(NEGATIVE / "unknown-attribute.tf")]) == 1
+    assert main(["--schemas", schema_dir, str(NEGATIVE / "unknown-attribute.tf")]) == 11
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 7
     assert all(
         re.match(r"^\S+unknown-attribute\.tf:\d+: .+ \[unknown-attribute\]$", x) for x in lines
     )
-    assert main(["--schemas", schema_dir, str(FIXTURES / "calls")]) == 1
+    assert main(["--schemas", schema_dir, str(FIXTURES / "calls")]) == ExitCode.NONCONFORMANT
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 6
     assert "note: module.vpc: " in err  # notes go to stderr, stdout holds violations only
     assert "6 violations" in err
-    assert main(["--schemas", schema_dir, str(FIXTURES / "nope")]) == 2
-    assert main(["--schemas", str(FIXTURES / "nope"), str(FIXTURES)]) == 2
+    assert main(["--schemas", schema_dir, str(FIXTURES / "nope")]) == ExitCode.ERROR
+    assert capsys.readouterr().err.startswith(
+        f"error: cannot read the Terraform to check: no such file or directory: {FIXTURES}/nope\n"
+    )
+    assert main(["--schemas", str(FIXTURES / "nope"), str(FIXTURES)]) == ExitCode.ERROR
+    err = capsys.readouterr().err
+    assert "error: cannot load provider schemas: provider schema directory not found" in err
+    assert "hint: pass --schemas DIR" in err
+    with pytest.raises(SystemExit) as usage:
+        main(["--no-such-option"])
+    assert usage.value.code == ExitCode.USAGE
 
 
 def test_cli_as_module() -> None:
@@ -379,7 +389,7 @@ def test_cli_as_module() -> None:
         text=True,
         check=False,
     )
-    assert result.returncode == 1, result.stderr
+    assert result.returncode == ExitCode.NONCONFORMANT, result.stderr
     assert result.stdout.endswith("`name` set twice [duplicate-attribute]\n")
 
 
