@@ -41,6 +41,8 @@ class ExitCode(IntEnum):
     """The terraform/tofu binary is missing or too old."""
     CHANGES = 10
     """`plan` succeeded and the plan has changes; `drift` found drift."""
+    NONCONFORMANT = 11
+    """`conformance` found Terraform that does not match the provider schemas."""
     INTERRUPTED = 130
     """Interrupted by SIGINT (Ctrl-C)."""
 

@@ -1,7 +1,8 @@
 """Real `terraform init` + `terraform validate` against the real provider schemas.
 
-tools/schema-provider serves the google/kubernetes/helm schemas from shared/provider-schemas
-through the plugin protocol, so Terraform itself type-checks configurations: attribute types,
+tools/schema-provider serves the google/kubernetes/helm schemas vendored in the package
+(src/gpuplat/conformance/schemas: every type the templates use, trimmed by
+scripts/trim_schemas.py) through the plugin protocol, so Terraform itself type-checks configurations: attribute types,
 module arguments against `variable` types, references, functions, `dynamic` blocks, block
 counts and required arguments. The stand-in is built once (tools/schema-provider/setup.sh,
 cached under build/schema-provider); if it cannot be built the tests skip on a developer
@@ -467,7 +468,8 @@ def test_terraform_reads_back_the_exact_schemas(cli_config: Path, tmp_path: Path
 
     `terraform providers schema -json` renders the protobuf schemas Terraform received; for
     every resource, data source and ephemeral resource of all three providers that must be
-    the input JSON exactly (types, flags, descriptions, nesting modes, min/max items).
+    the input JSON exactly (types, flags, descriptions, nesting modes, min/max items). The
+    provider blocks come from schema_provider/provider_config (the vendored files have none).
     """
     root = write(tmp_path / "root", {"main.tf": PLATFORM_ROOT})
     init = run(cli_config, root, "init", "-backend=false", "-input=false")

@@ -139,3 +139,30 @@ def schema(app: App, overlay: bool) -> int:
 
     app.console.data(spec_schema_text(overlay=overlay).rstrip("\n"))
     return 0
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--schemas",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder of `terraform providers schema -json` files (default: the bundled set).",
+)
+@click.option(
+    "--extra", type=click.Path(path_type=Path), multiple=True, help="One more schema file."
+)
+@click.pass_obj
+def conformance(
+    app: App, paths: tuple[Path, ...], schemas: Path | None, extra: tuple[Path, ...]
+) -> int:
+    """Check Terraform (default: envs/ and modules/) against provider schemas; exit 11 if not."""
+    from gpuplat.conformance.run import check_conformance
+
+    result = check_conformance(app.root, paths, schemas=schemas, extra=extra)
+    for violation in result.report.violations:
+        app.console.data(str(violation))
+    for note in result.report.notes:
+        app.console.say(str(note))
+    app.console.say(result.summary())
+    return int(result.exit_code)
