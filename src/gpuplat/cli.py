@@ -198,12 +198,66 @@ def render(
 
 @cli.command()
 @click.option("--overlay", is_flag=True, help="Schema of an envs/<env>.yaml overlay instead.")
+@click.option("--cost", "of_cost", is_flag=True, help="Schema of `gpuplat cost --json` instead.")
 @click.pass_obj
-def schema(app: App, overlay: bool) -> int:
+def schema(app: App, overlay: bool, of_cost: bool) -> int:
     """Print the JSON Schema of the spec on stdout (for editors and CI)."""
+    if of_cost:
+        from gpuplat.cost.schema import cost_schema_text
+
+        app.console.data(cost_schema_text().rstrip("\n"))
+        return 0
     from gpuplat.spec.schema import spec_schema_text
 
     app.console.data(spec_schema_text(overlay=overlay).rstrip("\n"))
+    return 0
+
+
+@cli.command()
+@click.argument("envs", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
+@click.option(
+    "--stranded", "with_stranded", is_flag=True, help="Report stranded GPUs and their waste."
+)
+@click.option(
+    "--infracost-usage",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Also write an infracost usage file with these node counts ({env} in FILE: one per env).",
+)
+@click.option(
+    "--at",
+    "level",
+    type=click.Choice(["ceiling", "floor"]),
+    default="ceiling",
+    show_default=True,
+    help="Node counts of the infracost usage file.",
+)
+@click.pass_obj
+def cost(
+    app: App,
+    envs: tuple[str, ...],
+    as_json: bool,
+    with_stranded: bool,
+    infracost_usage: Path | None,
+    level: str,
+) -> int:
+    """What ENV(s) cost (default: all): per cluster and pool, at floor, expected and ceiling."""
+    from gpuplat.app.cost import cost_project
+
+    result = cost_project(
+        app.root,
+        envs,
+        infracost_usage=infracost_usage,
+        level="floor" if level == "floor" else "ceiling",
+    )
+    if as_json:
+        app.console.json(result.to_json())
+    else:
+        app.console.data("\n".join(result.lines(with_stranded=with_stranded)))
+    for path in result.written:
+        app.console.say(f"wrote {path}")
     return 0
 
 
