@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
 import click
 
@@ -258,6 +258,28 @@ def cost(
         app.console.data("\n".join(result.lines(with_stranded=with_stranded)))
     for path in result.written:
         app.console.say(f"wrote {path}")
+    return 0
+
+
+@cli.command()
+@click.argument("env", required=False)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["mermaid", "dot", "svg"]),
+    default="mermaid",
+    show_default=True,
+    help="mermaid (pull requests, READMEs), dot, or svg through Graphviz' dot.",
+)
+@click.pass_obj
+def graph(app: App, env: str | None, fmt: str) -> int:
+    """Draw ENV (default: every environment): clusters, pools, workloads and their cost."""
+    from gpuplat.app.graph import graph_project
+
+    chosen: Literal["mermaid", "dot", "svg"] = (
+        "svg" if fmt == "svg" else "dot" if fmt == "dot" else "mermaid"
+    )
+    app.console.data(graph_project(app.root, env, chosen).decode().rstrip("\n"))
     return 0
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gpuplat import catalog
 from gpuplat.addresses import PROTECTED_TYPES, Element, element_of
+from gpuplat.cost.planned import CostDelta, cost_delta
 from gpuplat.terraform import Action, Plan, ResourceChange
 
 VERBS = {
@@ -64,6 +66,8 @@ class StageSummary:
     elements: list[ElementChanges] = field(default_factory=list)
     gpus: GpuDelta | None = None
     waits_for: str | None = None
+    cost: CostDelta | None = None
+    """Node pools and cluster fees per month at min and max nodes, before and after."""
 
     @property
     def has_changes(self) -> bool:
@@ -105,6 +109,7 @@ class StageSummary:
                 "max_before": self.gpus.max_before,
                 "max_after": self.gpus.max_after,
             },
+            "cost": None if self.cost is None else self.cost.to_json(),
         }
 
     def lines(self) -> list[str]:
@@ -128,6 +133,9 @@ class StageSummary:
             out.extend(f"      {reason}" for reason in changes.reasons)
         if self.gpus is not None:
             out.append(f"    {self.gpus.text()}")
+        if self.cost is not None:
+            out.append(f"    {self.cost.text()}")
+            out.extend(f"      ? {reason}" for reason in self.cost.unknown())
         return out
 
 
@@ -139,8 +147,17 @@ def _type_of(address: str) -> str:
     return parts[0] if parts else ""
 
 
-def summarize(env: str, stage: str, plan: Plan, table: dict[str, Element]) -> StageSummary:
-    """Group a plan's resource changes by spec element and add up the GPUs of node pools."""
+def summarize(
+    env: str,
+    stage: str,
+    plan: Plan,
+    table: dict[str, Element],
+    regions: Mapping[str, str] | None = None,
+) -> StageSummary:
+    """Group a plan's resource changes by spec element; add up the node pools' GPUs and cost.
+
+    ``regions`` (cluster name -> region, from the spec) prices the pools where they run.
+    """
     grouped: dict[Element, ElementChanges] = {}
     counts: Counter[str] = Counter()
     for change in plan.changes:
@@ -157,7 +174,9 @@ def summarize(env: str, stage: str, plan: Plan, table: dict[str, Element]) -> St
     elements = sorted(
         grouped.values(), key=lambda c: (_KIND_ORDER.get(c.element.kind, 9), c.element.name)
     )
-    return StageSummary(env, stage, "planned", dict(counts), elements, gpu_delta(plan))
+    summary = StageSummary(env, stage, "planned", dict(counts), elements, gpu_delta(plan))
+    summary.cost = cost_delta(plan, table, regions)
+    return summary
 
 
 _KIND_ORDER = {"cluster": 0, "pool": 1, "platform": 2, "workload": 3, "other": 4}

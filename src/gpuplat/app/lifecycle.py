@@ -63,7 +63,9 @@ def destroy_env(
             except TerraformError as exc:
                 raise located(exc, one, loaded) from None
             summary = (
-                summarize(env, one.stage, plan, table)
+                summarize(
+                    env, one.stage, plan, table, {c.name: c.region for c in loaded.spec.clusters}
+                )
                 if plan
                 else StageSummary(env, one.stage, "no-changes")
             )

@@ -61,7 +61,16 @@ def plan_envs(
     project = load_project(root, envs)
     with progress.running(), ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
         futures = [
-            pool.submit(_plan_env, root, name, binary, progress, stage, elements(env.spec))
+            pool.submit(
+                _plan_env,
+                root,
+                name,
+                binary,
+                progress,
+                stage,
+                elements(env.spec),
+                {c.name: c.region for c in env.spec.clusters},
+            )
             for name, env in project.envs.items()
         ]
         return [f.result() for f in futures]
@@ -74,6 +83,7 @@ def _plan_env(
     progress: Progress,
     only: str | None,
     table: dict[str, Element],
+    regions: dict[str, str],
 ) -> EnvPlan:
     out = EnvPlan(env)
     try:
@@ -92,7 +102,7 @@ def _plan_env(
                 if waiting is not None:
                     out.stages.append(StageSummary(env, stage.stage, "waits", waits_for=waiting))
                     continue
-                summary = _plan_stage(stage, binary, progress, digest, table)
+                summary = _plan_stage(stage, binary, progress, digest, table, regions)
                 out.stages.append(summary)
                 if summary.has_changes and only is None:
                     # A later stage reads this one's state: its plan is only meaningful once
@@ -109,6 +119,7 @@ def _plan_stage(
     progress: Progress,
     digest: str,
     table: dict[str, Element],
+    regions: dict[str, str],
 ) -> StageSummary:
     tracker = progress.stage(f"{stage.env}/{stage.stage}", "init")
     tf = stage.terraform(binary)
@@ -122,7 +133,7 @@ def _plan_stage(
             summary = StageSummary(stage.env, stage.stage, "no-changes")
         else:
             plan = tf.show_plan(stage.plan_file)
-            summary = summarize(stage.env, stage.stage, plan, table)
+            summary = summarize(stage.env, stage.stage, plan, table, regions)
     except TerraformError as exc:
         tracker.done("failed")
         raise located(exc, stage) from None

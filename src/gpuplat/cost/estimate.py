@@ -159,7 +159,7 @@ def estimate(name: str, spec: Spec) -> EnvCost:
                 cluster.cloud,
                 cluster.region,
                 ("clusters", i),
-                cluster_fee_rate(cluster),
+                cluster_fee_rate(cluster.cloud),
                 system,
                 tuple(pools),
             )

@@ -168,11 +168,11 @@ def system_rate(cluster: Cluster) -> tuple[str, Rate]:
     return name, shape_rate(cluster.cloud, name, "on-demand", cluster.region)
 
 
-def cluster_fee_rate(cluster: Cluster) -> Rate:
+def cluster_fee_rate(cloud: Cloud) -> Rate:
     """The hourly control-plane fee of a cluster in the tier gpuplat renders it with."""
-    fee = catalog.cluster_fee(cluster.cloud)
+    fee = catalog.cluster_fee(cloud)
     if fee is None:
-        return Rate("fee", None, unknown=f"no {cluster.cloud} cluster fee in the catalog")
+        return Rate("fee", None, unknown=f"no {cloud} cluster fee in the catalog")
     return Rate(
         "fee",
         fee.usd_per_hour,
@@ -180,6 +180,6 @@ def cluster_fee_rate(cluster: Cluster) -> Rate:
         fee.as_of,
         None,
         fee.unverified,
-        f"{cluster.cloud} {fee.tier} tier: {fee.unknown}" if fee.unknown else None,
+        f"{cloud} {fee.tier} tier: {fee.unknown}" if fee.unknown else None,
         f"{fee.tier} tier" + (f"; {fee.note}" if fee.note else ""),
     )
