@@ -11,7 +11,10 @@ from gpuplat.picture.model import Box, EnvBox
 
 
 def _quote(lines: Sequence[str]) -> str:
-    text = "\\n".join(line.replace("\\", "\\\\").replace('"', '\\"') for line in lines)
+    text = "\\n".join(
+        line.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "").replace("\n", "\\n")
+        for line in lines
+    )
     return f'"{text}"'
 
 

@@ -11,7 +11,12 @@ def _label(lines: Sequence[str]) -> str:
     # Mermaid labels are quoted strings; quotes and angle brackets are written as entities so a
     # name can never close the label or inject markup.
     text = "<br/>".join(
-        line.replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+        " ".join(line.split("\n"))
+        .replace("\r", "")
+        .replace("&", "#amp;")
+        .replace('"', "#quot;")
+        .replace("<", "#lt;")
+        .replace(">", "#gt;")
         for line in lines
     )
     return f'"{text}"'
