@@ -117,3 +117,21 @@ def test_loader_refuses_a_zero_that_is_not_free_and_a_null_without_reason(
     monkeypatch.undo()
     pricing_module._pricing.cache_clear()
     assert catalog.cluster_fee("gke") is not None
+
+
+@pytest.mark.parametrize(
+    ("example", "cloud", "key"),
+    [("gke-l4-vllm", "gke", "machine_type"), ("eks-l4-vllm", "eks", "instance_type")],
+)
+def test_priced_system_shape_is_the_one_rendered(example: str, cloud: str, key: str) -> None:
+    """The cost model prices the catalog's default system shape: it must be what render writes."""
+    import re
+    from pathlib import Path
+
+    main = Path(__file__).resolve().parents[1] / "golden" / example / "envs/prod/infra/main.tf"
+    block = re.search(r"system_pool = \{(.*?)\}", main.read_text(), re.S)
+    assert block is not None
+    rendered = re.search(rf'{key}\s*=\s*"([^"]+)"', block.group(1))
+    shape = catalog.system_shape(cloud)  # type: ignore[arg-type]
+    assert rendered is not None and shape is not None
+    assert rendered.group(1) == shape.name
