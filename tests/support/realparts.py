@@ -37,6 +37,14 @@ def terraform_bin() -> str:
     return path
 
 
+def graphviz_dot() -> str:
+    path = shutil.which("dot")
+    if path is None:
+        missing("Graphviz' `dot` is not on PATH (apt-get install graphviz)")
+    assert path is not None
+    return path
+
+
 def provider_schema_dir() -> Path:
     """``$GPUPLAT_PROVIDER_SCHEMAS`` when set, else the trimmed schemas vendored in the package."""
     from gpuplat.conformance.schema import BUNDLED

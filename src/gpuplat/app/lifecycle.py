@@ -75,7 +75,14 @@ def destroy_env(
             except TerraformError as exc:
                 raise located(exc, one, loaded) from None
             summary = (
-                summarize(env, one.stage, plan, table, cluster=one.cluster)
+                summarize(
+                    env,
+                    one.stage,
+                    plan,
+                    table,
+                    {c.name: c.region for c in loaded.spec.clusters},
+                    cluster=one.cluster,
+                )
                 if plan
                 else StageSummary(env, one.stage, "no-changes", cluster=one.cluster)
             )

@@ -68,14 +68,31 @@ def plan_envs(
     project = outcome.project
     assert project is not None  # render_project(load=True) always loads it
     units = [
-        (name, cluster, outcome.cluster_hash(name, cluster), elements(env.spec))
+        (
+            name,
+            cluster,
+            outcome.cluster_hash(name, cluster),
+            elements(env.spec),
+            {c.name: c.region for c in env.spec.clusters},
+        )
         for name, env in project.envs.items()
         for cluster in selected_clusters(env, clusters)
     ]
     with progress.running(), ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
         futures = [
-            pool.submit(_plan_cluster, root, env, cluster, digest, binary, progress, stage, table)
-            for env, cluster, digest, table in units
+            pool.submit(
+                _plan_cluster,
+                root,
+                env,
+                cluster,
+                digest,
+                binary,
+                progress,
+                stage,
+                table,
+                regions,
+            )
+            for env, cluster, digest, table, regions in units
         ]
         return [f.result() for f in futures]
 
@@ -89,6 +106,7 @@ def _plan_cluster(
     progress: Progress,
     only: str | None,
     table: dict[str, Element],
+    regions: dict[str, str],
 ) -> ClusterPlan:
     out = ClusterPlan(env, cluster)
     try:
@@ -106,7 +124,7 @@ def _plan_cluster(
                         StageSummary(env, stage.stage, "waits", waits_for=waiting, cluster=cluster)
                     )
                     continue
-                summary = _plan_stage(stage, binary, progress, digest, table)
+                summary = _plan_stage(stage, binary, progress, digest, table, regions)
                 out.stages.append(summary)
                 if summary.has_changes and only is None:
                     # A later stage reads this one's state: its plan is only meaningful once
@@ -123,6 +141,7 @@ def _plan_stage(
     progress: Progress,
     digest: str,
     table: dict[str, Element],
+    regions: dict[str, str],
 ) -> StageSummary:
     tracker = progress.stage(stage.label, "init")
     tf = stage.terraform(binary)
@@ -136,7 +155,7 @@ def _plan_stage(
             summary = StageSummary(stage.env, stage.stage, "no-changes", cluster=stage.cluster)
         else:
             plan = tf.show_plan(stage.plan_file)
-            summary = summarize(stage.env, stage.stage, plan, table, cluster=stage.cluster)
+            summary = summarize(stage.env, stage.stage, plan, table, regions, cluster=stage.cluster)
     except TerraformError as exc:
         tracker.done("failed")
         raise located(exc, stage) from None

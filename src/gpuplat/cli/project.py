@@ -132,9 +132,15 @@ def render(
 
 @cli.command()
 @click.option("--overlay", is_flag=True, help="Schema of an envs/<env>.yaml overlay instead.")
+@click.option("--cost", "of_cost", is_flag=True, help="Schema of `gpuplat cost --json` instead.")
 @click.pass_obj
-def schema(app: App, overlay: bool) -> int:
+def schema(app: App, overlay: bool, of_cost: bool) -> int:
     """Print the JSON Schema of the spec on stdout (for editors and CI)."""
+    if of_cost:
+        from gpuplat.cost.schema import cost_schema_text
+
+        app.console.data(cost_schema_text().rstrip("\n"))
+        return 0
     from gpuplat.spec.schema import spec_schema_text
 
     app.console.data(spec_schema_text(overlay=overlay).rstrip("\n"))

@@ -127,7 +127,13 @@ class Target:
     """Providers the platform and serving stages need, besides kubernetes and helm."""
     cluster_resource: ClassVar[str]
     pool_resource: ClassVar[str]
-    default_system_machine: ClassVar[str]
+
+    @property
+    def default_system_machine(self) -> str:
+        """The CPU shape of the system pool when the spec names none (the catalog's default)."""
+        shape = catalog.system_shape(self.cloud)  # type: ignore[arg-type]
+        assert shape is not None, f"the catalog has no default system shape for {self.cloud}"
+        return shape.name
 
     # --------------------------------------------------------------- names and places
 

@@ -11,13 +11,14 @@ from gpuplat.spec.model.cluster import (
     Sharing,
     Taint,
 )
-from gpuplat.spec.model.project import Addons, Backend, Environment, Spec
+from gpuplat.spec.model.project import Addons, Backend, Budget, Environment, Spec
 from gpuplat.spec.model.workload import ModelWeights, Replicas, Workload
 
 __all__ = [
     "Addons",
     "Autoscaling",
     "Backend",
+    "Budget",
     "Capacity",
     "Cloud",
     "Cluster",

@@ -45,6 +45,16 @@ class Addons(SpecModel):
     gang_scheduling: GangScheduling = Field(default_factory=GangScheduling)
 
 
+class Budget(SpecModel):
+    """What an environment may spend; `validate` warns when its ceiling costs more."""
+
+    gpu_monthly_usd: float = Field(
+        gt=0,
+        description="USD per month the GPU pools may cost at their ceiling (every pool at "
+        "max_nodes, list prices, 730 h). Over it, validate warns (an error with --strict).",
+    )
+
+
 class Environment(SpecModel):
     """A deployment environment (dev, staging, prod) of the same spec."""
 
@@ -59,6 +69,9 @@ class Environment(SpecModel):
         None,
         description="Prod-like: deletion protection on, apply needs confirmation. Default: "
         "true when the name starts with prod.",
+    )
+    budget: Budget | None = Field(
+        None, description="Monthly GPU budget, checked against the ceiling by validate."
     )
 
 
@@ -77,4 +90,13 @@ class Spec(SpecModel):
     )
 
 
-__all__ = ["Addons", "Backend", "DevicePlugin", "Environment", "GangScheduling", "Metrics", "Spec"]
+__all__ = [
+    "Addons",
+    "Backend",
+    "Budget",
+    "DevicePlugin",
+    "Environment",
+    "GangScheduling",
+    "Metrics",
+    "Spec",
+]

@@ -48,7 +48,6 @@ class AKS(Target):
     infra_provider = "azurerm"
     cluster_resource = "azurerm_kubernetes_cluster"
     pool_resource = "azurerm_kubernetes_cluster_node_pool"
-    default_system_machine = "Standard_D4s_v5"
 
     def zone_ok(self, region: str, zone: str) -> bool:
         return zone in {"1", "2", "3"}

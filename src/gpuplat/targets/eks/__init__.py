@@ -65,7 +65,6 @@ class EKS(Target):
     infra_provider = "aws"
     cluster_resource = "aws_eks_cluster"
     pool_resource = "aws_eks_node_group"
-    default_system_machine = "m6i.large"
 
     def zone_ok(self, region: str, zone: str) -> bool:
         return re.fullmatch(re.escape(region) + r"[a-z](-[a-z0-9-]+)?", zone) is not None

@@ -84,7 +84,6 @@ class GKE(Target):
     kube_providers = ("google",)
     cluster_resource = "google_container_cluster"
     pool_resource = "google_container_node_pool"
-    default_system_machine = "e2-standard-4"
 
     def zone_ok(self, region: str, zone: str) -> bool:
         return re.fullmatch(re.escape(region) + r"-[a-z]", zone) is not None
