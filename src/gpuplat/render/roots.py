@@ -11,10 +11,11 @@ from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
 from gpuplat.render.naming import STAGES, root_dir, to_project
 from gpuplat.render.platform import platform_view
-from gpuplat.render.serving import server_view, serving_plans
+from gpuplat.render.serving import server_view
 from gpuplat.render.templates import environment
 from gpuplat.spec.load import EnvSpec
 from gpuplat.targets import eks, gke
+from gpuplat.workload.serving import serving_plans
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "aws": ("hashicorp/aws", ">= 5.100, < 7"),

@@ -26,6 +26,11 @@ class StartupBudget:
     def probe_allows_seconds(self) -> int:
         return self.failure_threshold * self.period_seconds
 
+    @property
+    def progress_deadline_seconds(self) -> int:
+        """How long a rollout may go without progress before the Deployment reports it stuck."""
+        return self.probe_allows_seconds + 600
+
 
 def load_seconds(size_gb: float, bandwidth_mbps: float) -> int:
     """Seconds to move ``size_gb`` GB at ``bandwidth_mbps`` MB/s (decimal units), rounded up."""

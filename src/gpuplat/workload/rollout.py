@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+REVISION_HISTORY = 5
+"""Old ReplicaSets kept for `kubectl rollout undo`."""
+
 
 @dataclass(frozen=True)
 class Rollout:
@@ -13,6 +16,7 @@ class Rollout:
     max_unavailable: int
     capacity_replicas: int
     reason: str
+    revision_history_limit: int = REVISION_HISTORY
 
 
 def rollout(

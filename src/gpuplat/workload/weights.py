@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from gpuplat.spec.model import Cluster, Workload
@@ -29,6 +29,18 @@ GCSFUSE_OPTIONS = (
     "read_ahead_kb=1024",
 )
 
+GCSFUSE_DRIVER = "gcsfuse.csi.storage.gke.io"
+# The Cloud Storage FUSE sidecar GKE injects into the pod: no limits (a cap on its CPU or memory
+# stalls the multi-GB reads the server waits on).
+GCSFUSE_ANNOTATIONS = {
+    "gke-gcsfuse/volumes": "true",
+    "gke-gcsfuse/cpu-limit": "0",
+    "gke-gcsfuse/memory-limit": "0",
+    "gke-gcsfuse/ephemeral-storage-limit": "0",
+}
+INIT_REQUESTS = {"cpu": "1", "memory": "2Gi"}
+INIT_LIMITS = {"memory": "4Gi"}
+
 Mode = Literal["copy", "gcsfuse", "image"]
 
 
@@ -48,6 +60,10 @@ class Weights:
     bucket: str | None = None
     only_dir: str | None = None
     mount_options: str | None = None
+    init_requests: dict[str, str] = field(default_factory=dict)
+    init_limits: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)
+    """Pod annotations the weights need (the GKE Cloud Storage FUSE sidecar)."""
 
 
 def _split(source: str) -> tuple[str, str, str]:
@@ -77,10 +93,21 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
             bucket=bucket,
             only_dir=path or None,
             mount_options=options,
+            annotations=dict(GCSFUSE_ANNOTATIONS),
         )
     size_limit = f"{math.ceil(model.size_gb * 1.1) + 1}Gi"
     image, command = _copier(scheme, model.source, local_dir, workload.image)
-    return Weights("copy", model.source, MOUNT_PATH, local_dir, image, command, size_limit)
+    return Weights(
+        "copy",
+        model.source,
+        MOUNT_PATH,
+        local_dir,
+        image,
+        command,
+        size_limit,
+        init_requests=dict(INIT_REQUESTS),
+        init_limits=dict(INIT_LIMITS),
+    )
 
 
 def _copier(
