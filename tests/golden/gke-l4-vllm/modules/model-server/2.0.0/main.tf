@@ -260,25 +260,25 @@ resource "kubernetes_deployment_v1" "this" {
           }
         }
 
+        # In the order of local.volumes, as the manifest writes them.
         dynamic "volume" {
-          for_each = [for v in local.volumes : v if can(v.emptyDir)]
+          for_each = local.volumes
           content {
             name = volume.value.name
-            empty_dir {
-              medium     = lookup(volume.value.emptyDir, "medium", null)
-              size_limit = volume.value.emptyDir.sizeLimit
+            dynamic "empty_dir" {
+              for_each = can(volume.value.emptyDir) ? [volume.value.emptyDir] : []
+              content {
+                medium     = lookup(empty_dir.value, "medium", null)
+                size_limit = empty_dir.value.sizeLimit
+              }
             }
-          }
-        }
-
-        dynamic "volume" {
-          for_each = [for v in local.volumes : v if can(v.csi)]
-          content {
-            name = volume.value.name
-            csi {
-              driver            = volume.value.csi.driver
-              read_only         = volume.value.csi.readOnly
-              volume_attributes = volume.value.csi.volumeAttributes
+            dynamic "csi" {
+              for_each = can(volume.value.csi) ? [volume.value.csi] : []
+              content {
+                driver            = csi.value.driver
+                read_only         = csi.value.readOnly
+                volume_attributes = csi.value.volumeAttributes
+              }
             }
           }
         }
