@@ -83,8 +83,10 @@ def test_startup_probe_covers_the_estimate(tmp_path: Path) -> None:
     deployment = next(d for d in docs if d["kind"] == "Deployment")
     server = deployment["spec"]["template"]["spec"]["containers"][0]
     probe = server["startupProbe"]
-    # 4 min pull + 6.5 GB at 400 MB/s = 257 s; the budget is 15 min.
-    assert probe["periodSeconds"] * probe["failureThreshold"] == 900
+    # Probes start after the 4 min pull (and the copy); the 15 min budget leaves 660 s.
+    assert probe["periodSeconds"] * probe["failureThreshold"] == 900 - 240
+    # A new node (600 s) + pull 240 s + copy of 6.5 GB at 400 MB/s (17 s) + the probe's 660 s.
+    assert deployment["spec"]["progressDeadlineSeconds"] == 600 + 240 + 17 + 660
     assert (
         server["livenessProbe"]["failureThreshold"] * server["livenessProbe"]["periodSeconds"] == 60
     )

@@ -151,7 +151,6 @@ def scale_to_zero_args(plan: ServingPlan) -> dict[str, object] | None:
 
 def server_view(plan: ServingPlan) -> dict[str, object]:
     """One workload on one cluster as the serving root writes it."""
-    startup = plan.startup
     return {
         "workload": plan.name,
         "cluster": plan.cluster,
@@ -162,10 +161,5 @@ def server_view(plan: ServingPlan) -> dict[str, object]:
         "args": model_server_args(plan),
         "zero": scale_to_zero_args(plan),
         "rollout_reason": plan.rollout.reason,
-        "startup_reason": (
-            f"image pull {startup.pull_seconds}s + weights {startup.load_seconds}s = "
-            f"{startup.estimate_seconds}s; the probe allows {startup.period_seconds}s x "
-            f"{startup.failure_threshold} = {startup.probe_allows_seconds}s "
-            f"(load_time_budget {startup.window_seconds}s)."
-        ),
+        "startup_reason": plan.startup.explain(),
     }

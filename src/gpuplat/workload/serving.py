@@ -154,11 +154,13 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     """The plan of ``workload`` on ``cluster`` (one of its clusters; the first is primary)."""
     pools = workload_pools(spec, workload)[cluster.name]
     primary = workload.clusters[0] == cluster.name
+    weights = weights_for(workload, cluster)
     budget = startup_budget(
         workload.model.size_gb,
         workload.model.load_bandwidth_mbps,
         workload.image_pull_time,
         workload.load_time_budget,
+        copied=weights.mode == "copy",
     )
     low, high = workload.replicas.min, workload.replicas.max
     if not primary and not workload.scale_to_zero:
@@ -168,7 +170,6 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     capacity, capacity_text = _capacity(cluster, pools)
     plan_rollout = rollout(capacity, workload.gpus, max(high, 1), capacity_text)
     cpu, memory = _resources(cluster, pools, workload)
-    weights = weights_for(workload, cluster)
     labels = {
         "app.kubernetes.io/name": workload.name,
         "app.kubernetes.io/managed-by": "gpuplat",

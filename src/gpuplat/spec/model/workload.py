@@ -97,7 +97,8 @@ class Workload(SpecModel):
     load_time_budget: Duration = Field(
         1200,
         description="Longest acceptable time from pod start to ready (pull + weight load). "
-        "The startup probe allows this long before restarting the pod.",
+        "The startup probe, which starts after the image pull, allows what this leaves after "
+        "the pull before restarting the pod.",
     )
     drain_time: Duration = Field(
         120,

@@ -85,7 +85,7 @@ module "serve_coder_mig-central" {
       },
     ]
   }
-  # Startup: image pull 180s + weights 37s = 217s; the probe allows 10s x 120 = 1200s (load_time_budget 1200s).
+  # Startup: probes start after the image pull (180s); the server loads the weights in about 37s. The startup probe allows 10s x 102 = 1020s: what load_time_budget 1200s leaves after the pull. The progress deadline, 1800s, adds a new node's start (600s), the pull and the copy to it.
   probes = {
     liveness = {
       failure_threshold = 6
@@ -99,7 +99,7 @@ module "serve_coder_mig-central" {
       timeout_seconds   = 5
     }
     startup = {
-      failure_threshold = 120
+      failure_threshold = 102
       period_seconds    = 10
       timeout_seconds   = 5
     }

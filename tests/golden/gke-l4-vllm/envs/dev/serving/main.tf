@@ -73,7 +73,7 @@ module "serve_chat_inference-us" {
       },
     ]
   }
-  # Startup: image pull 240s + weights 17s = 257s; the probe allows 10s x 90 = 900s (load_time_budget 900s).
+  # Startup: probes start after the image pull (240s) and the weights copy (17s); the server loads the weights in about 17s. The startup probe allows 10s x 66 = 660s: what load_time_budget 900s leaves after the pull. The progress deadline, 1517s, adds a new node's start (600s), the pull and the copy to it.
   probes = {
     liveness = {
       failure_threshold = 6
@@ -87,7 +87,7 @@ module "serve_chat_inference-us" {
       timeout_seconds   = 5
     }
     startup = {
-      failure_threshold = 90
+      failure_threshold = 66
       period_seconds    = 10
       timeout_seconds   = 5
     }
@@ -133,7 +133,7 @@ module "serve_chat_inference-us" {
   rollout = {
     max_surge                 = 0
     max_unavailable           = 1
-    progress_deadline_seconds = 1500
+    progress_deadline_seconds = 1517
     revision_history_limit    = 5
   }
 }
