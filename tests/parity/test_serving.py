@@ -216,19 +216,19 @@ def test_a_module_change_alone_fails(plans: dict[str, ServingPlan], tmp_path: Pa
 
     The changed local feeds both the typed Deployment and the DRA manifest, so both modes fail.
     """
-    old = "    readOnlyRootFilesystem   = false\n"
+    old = '  shm_path      = "/dev/shm"\n'
 
     def edit(file: str, text: str) -> str:
         if file != "model-server/deployment.tf":
             return text
         assert text.count(old) == 1
-        return text.replace(old, "    readOnlyRootFilesystem   = true\n")
+        return text.replace(old, '  shm_path      = "/dev/shm2"\n')
 
     one = {k: p for k, p in plans.items() if k.startswith(("l4_dev_", "dra_dev_"))}
     assert len(one) == 2
     write_root(tmp_path, one, edit)
     problems = compare(one, planned_objects(tmp_path))
-    field = "spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem"
+    field = "spec.template.spec.containers[0].volumeMounts[1].mountPath"
     assert problems == [
-        f"{key}: Deployment chat: {field}: module=True manifests=False" for key in one
+        f"{key}: Deployment chat: {field}: module='/dev/shm2' manifests='/dev/shm'" for key in one
     ]
