@@ -37,6 +37,18 @@ QUEUE_PATCH = (
         "      target: 4\n",
         "      target: 4\n      prometheus_address: http://prometheus.monitoring:9090\n",
     ),
+    (
+        "    port: 8000\n",
+        "    port: 8000\n"
+        "    env:\n"
+        "      HF_TOKEN: {secret: hf-token, key: token}\n"
+        "      SETTINGS: {config_map: chat-settings, key: settings.json, optional: true}\n"
+        "      VLLM_LOGGING_LEVEL: INFO\n"
+        "    pod_labels:\n"
+        "      cost-center: ml-platform\n"
+        "    pod_annotations:\n"
+        "      example.com/owner: ml-team\n",
+    ),
 )
 # (case, example, patches to its gpuplat.yaml): every example, and the variants no example has.
 CASES = [

@@ -26,7 +26,12 @@ from gpuplat.workload.scaling import (
     hpa_for,
     zero_for,
 )
-from gpuplat.workload.weights import Weights, weights_for
+from gpuplat.workload.weights import (
+    MODEL_PATH_ENV,
+    MODEL_PATH_PLACEHOLDER,
+    Weights,
+    weights_for,
+)
 
 GPU_RESOURCE = "nvidia.com/gpu"
 DRA_DEVICE_CLASS = "gpu.nvidia.com"
@@ -182,10 +187,10 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         cloud=cluster.cloud,
         primary=primary,
         image=workload.image,
-        command=tuple(workload.command),
-        args=tuple(workload.args),
+        command=tuple(_model_path(c, weights) for c in workload.command),
+        args=tuple(_model_path(a, weights) for a in workload.args),
         port=workload.port,
-        env=tuple(EnvVar(k, v) for k, v in sorted(workload.env.items())),
+        env=_env(workload, weights),
         replicas_min=low,
         replicas_max=high,
         gpu_count=workload.gpus,
@@ -212,10 +217,28 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         zero=zero_for(workload, workload.name, high),
         labels=labels,
         selector={"gpuplat.dev/workload": workload.name},
-        pod_labels=dict(labels),
-        pod_annotations=dict(weights.annotations),
+        pod_labels=dict(sorted({**workload.pod_labels, **labels}.items())),
+        pod_annotations=dict(sorted({**workload.pod_annotations, **weights.annotations}.items())),
         automount_token=weights.mode == "gcsfuse",
     )
+
+
+def _model_path(text: str, weights: Weights) -> str:
+    return text.replace(MODEL_PATH_PLACEHOLDER, weights.model_path)
+
+
+def _env(workload: Workload, weights: Weights) -> tuple[EnvVar, ...]:
+    """The server's environment, sorted by name, with MODEL_PATH unless the spec sets it."""
+    out = [EnvVar(MODEL_PATH_ENV, weights.model_path)] if MODEL_PATH_ENV not in workload.env else []
+    for name, value in workload.env.items():
+        if isinstance(value, str):
+            out.append(EnvVar(name, _model_path(value, weights)))
+        elif value.secret is not None:
+            out.append(EnvVar(name, ref=KeyRef("secret", value.secret, value.key, value.optional)))
+        elif value.config_map is not None:
+            ref = KeyRef("config_map", value.config_map, value.key, value.optional)
+            out.append(EnvVar(name, ref=ref))
+    return tuple(sorted(out, key=lambda v: v.name))
 
 
 def _preferred(pools: list[NodePool]) -> tuple[Preference, ...]:

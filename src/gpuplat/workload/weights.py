@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
-from gpuplat.spec.model import Cluster, Workload
+from gpuplat.spec.model import Cluster, ModelWeights, Workload
 
 MOUNT_PATH = "/models"
 # Pinned copier images. The GKE FUSE sidecar and GCS/S3 copies are what read the weights,
@@ -44,14 +44,27 @@ INIT_LIMITS = {"memory": "4Gi"}
 Mode = Literal["copy", "gcsfuse", "image"]
 
 
+MODEL_PATH_PLACEHOLDER = "{model_path}"
+"""Written in a workload's args, command or env values, it becomes the model path."""
+MODEL_PATH_ENV = "MODEL_PATH"
+"""Environment variable holding the model path in the server container."""
+
+
 @dataclass(frozen=True)
 class Weights:
-    """Where the weights come from and how the pod reaches them."""
+    """Where the weights come from and how the pod reaches them.
+
+    One rule for every mode: the server finds the weights at ``model_path``,
+    ``/models/<last part of the source>`` (or the path in the image). Copy mode mounts an
+    emptyDir at /models and the init container copies into model_path; gcsfuse mounts the
+    source's folder itself at model_path (``only-dir``).
+    """
 
     mode: Mode
     source: str
     mount_path: str
-    local_dir: str
+    """Where the weights volume is mounted in the server container."""
+    model_path: str
     """Where the server finds the weights inside the container."""
     init_image: str | None = None
     init_command: tuple[str, ...] = ()
@@ -73,14 +86,22 @@ def _split(source: str) -> tuple[str, str, str]:
     return scheme, bucket, path.strip("/")
 
 
+def model_path(model: ModelWeights) -> str:
+    """Where the server finds the weights: the same path whether they are copied or mounted."""
+    _scheme, bucket, path = _split(model.source)
+    if model.mount == "image":
+        return "/" + f"{bucket}/{path}".strip("/")
+    basename = (path.rsplit("/", 1)[-1] if path else bucket) or "model"
+    return f"{MOUNT_PATH}/{basename}"
+
+
 def weights_for(workload: Workload, cluster: Cluster) -> Weights:
     """The weights plan of a workload on a cluster."""
     model = workload.model
     scheme, bucket, path = _split(model.source)
-    basename = (path.rsplit("/", 1)[-1] if path else bucket) or "model"
-    local_dir = f"{MOUNT_PATH}/{basename}"
+    target = model_path(model)
     if model.mount == "image":
-        return Weights("image", model.source, MOUNT_PATH, "/" + f"{bucket}/{path}".strip("/"))
+        return Weights("image", model.source, MOUNT_PATH, target)
     if model.mount == "gcsfuse" and cluster.cloud == "gke":
         options = (
             ",".join((*GCSFUSE_OPTIONS, f"only-dir={path}")) if path else ",".join(GCSFUSE_OPTIONS)
@@ -88,20 +109,20 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
         return Weights(
             "gcsfuse",
             model.source,
-            MOUNT_PATH,
-            MOUNT_PATH,
+            target,
+            target,
             bucket=bucket,
             only_dir=path or None,
             mount_options=options,
             annotations=dict(GCSFUSE_ANNOTATIONS),
         )
     size_limit = f"{math.ceil(model.size_gb * 1.1) + 1}Gi"
-    image, command = _copier(scheme, model.source, local_dir, workload.image)
+    image, command = _copier(scheme, model.source, target, workload.image)
     return Weights(
         "copy",
         model.source,
         MOUNT_PATH,
-        local_dir,
+        target,
         image,
         command,
         size_limit,
@@ -127,6 +148,6 @@ def _copier(
         "--location",
         "--create-dirs",
         "--output",
-        f"{target}/model",
+        target,
         source,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from gpuplat.spec.checks import pod
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
@@ -34,6 +35,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         yield from _replicas(workload, base, loc)
         yield from _weights(workload, clusters, base, loc)
         yield from _container(workload, base, loc)
+        yield from pod.check(workload, base, loc)
         pools = workload_pools(spec, workload)
         for name, matched in pools.items():
             cluster = clusters[name]

@@ -40,9 +40,14 @@ module "serve_coder_mig-central" {
       "--port=8000",
     ]
     command = []
-    env     = []
-    image   = "vllm/vllm-openai:v0.11.0"
-    port    = 8000
+    env = [
+      {
+        name  = "MODEL_PATH"
+        value = "/models/Qwen2.5-Coder-14B-Instruct"
+      },
+    ]
+    image = "vllm/vllm-openai:v0.11.0"
+    port  = 8000
   }
   gpu = {
     count        = 1
@@ -116,7 +121,7 @@ module "serve_coder_mig-central" {
     bucket        = "acme-models"
     mode          = "gcsfuse"
     mount_options = "implicit-dirs,file-cache:enable-parallel-downloads:true,file-cache:parallel-downloads-per-file:16,file-cache:max-parallel-downloads:-1,file-cache:download-chunk-size-mb:10,file-cache:max-size-mb:-1,metadata-cache:ttl-secs:-1,metadata-cache:stat-cache-max-size-mb:-1,metadata-cache:type-cache-max-size-mb:-1,read_ahead_kb=1024,only-dir=Qwen/Qwen2.5-Coder-14B-Instruct"
-    mount_path    = "/models"
+    mount_path    = "/models/Qwen2.5-Coder-14B-Instruct"
   }
   shm_size = "1Gi"
   disruption = {

@@ -36,9 +36,14 @@ module "serve_chat_inference-us" {
       "--port=8000",
     ]
     command = []
-    env     = []
-    image   = "vllm/vllm-openai:v0.11.0"
-    port    = 8000
+    env = [
+      {
+        name  = "MODEL_PATH"
+        value = "/models/Llama-3.2-3B-Instruct"
+      },
+    ]
+    image = "vllm/vllm-openai:v0.11.0"
+    port  = 8000
   }
   gpu = {
     count        = 1
