@@ -7,16 +7,17 @@ it, and the parity test (tests/parity) holds the two renderings equal.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from gpuplat.addons import POOL_LABEL
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
-from gpuplat.spec.resolve import device_plugin, pool_node_bounds, resolve_pool, workload_pools
+from gpuplat.spec.resolve import device_plugin, workload_pools
 from gpuplat.workload.budget import StartupBudget, startup_budget
+from gpuplat.workload.capacity import left_for
 from gpuplat.workload.health import Probes, probes
+from gpuplat.workload.resources import replica_resources
 from gpuplat.workload.rollout import Rollout, rollout
 from gpuplat.workload.scaling import (
     AutoscaleKind,
@@ -172,9 +173,15 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         # A standby cluster keeps the objects, without replicas: failing over is moving the
         # cluster to the front of `clusters`, which only changes replica counts.
         low = high = 0
-    capacity, capacity_text = _capacity(cluster, pools)
-    plan_rollout = rollout(capacity, workload.gpus, max(high, 1), capacity_text)
-    cpu, memory = _resources(cluster, pools, workload)
+    fits, capacity_text = left_for(spec, workload, cluster)
+    plan_rollout = rollout(fits, workload.gpus, max(high, 1), capacity_text)
+    resources = replica_resources(spec, cluster, pools, workload, fuse=weights.mode == "gcsfuse")
+    if weights.mode == "copy":
+        weights = replace(
+            weights,
+            init_requests=dict(resources.init_requests),
+            init_limits=dict(resources.init_limits),
+        )
     labels = {
         "app.kubernetes.io/name": workload.name,
         "app.kubernetes.io/managed-by": "gpuplat",
@@ -198,8 +205,8 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         pools=tuple(p.name for p in pools),
         preferred=_preferred(pools),
         tolerations=_tolerations(pools),
-        cpu=cpu,
-        memory=memory,
+        cpu=resources.cpu,
+        memory=resources.memory,
         ephemeral_storage=weights.size_limit,
         startup=budget,
         probes=probes(workload.health_path, budget),
@@ -245,39 +252,6 @@ def _preferred(pools: list[NodePool]) -> tuple[Preference, ...]:
     if len(pools) < 2:
         return ()
     return tuple(Preference(p.name, max(1, 100 - 10 * i)) for i, p in enumerate(pools))
-
-
-def _capacity(cluster: Cluster, pools: list[NodePool]) -> tuple[int, str]:
-    total = 0
-    parts = []
-    for pool in pools:
-        gpu = resolve_pool(cluster, pool)
-        nodes = pool_node_bounds(cluster, pool)[1]
-        units = gpu.units_per_node or 0
-        total += nodes * units
-        parts.append(f"{pool.name} ({nodes} nodes x {units} GPU units)")
-    return total, "at max_nodes, pool " + " + ".join(parts) if len(parts) == 1 else (
-        "at max_nodes, pools " + " + ".join(parts)
-    )
-
-
-def _resources(cluster: Cluster, pools: list[NodePool], workload: Workload) -> tuple[str, str]:
-    """CPU and memory requests: the replica's share of the smallest node it may land on."""
-    cpu: float | None = None
-    memory: float | None = None
-    for pool in pools:
-        gpu = resolve_pool(cluster, pool)
-        if gpu.shape is None or not gpu.units_per_node:
-            continue
-        share = workload.gpus / gpu.units_per_node
-        # Leave room for the kubelet, system daemons and the GPU add-on daemonsets.
-        pool_cpu = max(1.0, math.floor((gpu.shape.vcpus * 0.9 - 0.5) * share))
-        pool_mem = max(4.0, math.floor((float(gpu.shape.memory_gib) * 0.85 - 2.0) * share))
-        cpu = pool_cpu if cpu is None else min(cpu, pool_cpu)
-        memory = pool_mem if memory is None else min(memory, pool_mem)
-    cpu_text = workload.resources.cpu or f"{int(cpu if cpu is not None else 4)}"
-    mem_text = workload.resources.memory or f"{int(memory if memory is not None else 16)}Gi"
-    return cpu_text, mem_text
 
 
 def _tolerations(pools: list[NodePool]) -> tuple[dict[str, str], ...]:

@@ -30,16 +30,19 @@ GCSFUSE_OPTIONS = (
 )
 
 GCSFUSE_DRIVER = "gcsfuse.csi.storage.gke.io"
+FUSE_SIDECAR_CPU_MILLIS = 250
+FUSE_SIDECAR_MEMORY_MIB = 256
 # The Cloud Storage FUSE sidecar GKE injects into the pod: no limits (a cap on its CPU or memory
-# stalls the multi-GB reads the server waits on).
+# stalls the multi-GB reads the server waits on), and GKE's default requests written out, so the
+# replica's share of its node can leave room for them.
 GCSFUSE_ANNOTATIONS = {
     "gke-gcsfuse/volumes": "true",
     "gke-gcsfuse/cpu-limit": "0",
     "gke-gcsfuse/memory-limit": "0",
     "gke-gcsfuse/ephemeral-storage-limit": "0",
+    "gke-gcsfuse/cpu-request": f"{FUSE_SIDECAR_CPU_MILLIS}m",
+    "gke-gcsfuse/memory-request": f"{FUSE_SIDECAR_MEMORY_MIB}Mi",
 }
-INIT_REQUESTS = {"cpu": "1", "memory": "2Gi"}
-INIT_LIMITS = {"memory": "4Gi"}
 
 Mode = Literal["copy", "gcsfuse", "image"]
 
@@ -95,6 +98,11 @@ def model_path(model: ModelWeights) -> str:
     return f"{MOUNT_PATH}/{basename}"
 
 
+def copy_size_gib(size_gb: float) -> int:
+    """emptyDir for copied weights: 10% over their size for the copier's temporary files, + 1."""
+    return math.ceil(size_gb * 1.1) + 1
+
+
 def weights_for(workload: Workload, cluster: Cluster) -> Weights:
     """The weights plan of a workload on a cluster."""
     model = workload.model
@@ -116,7 +124,7 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
             mount_options=options,
             annotations=dict(GCSFUSE_ANNOTATIONS),
         )
-    size_limit = f"{math.ceil(model.size_gb * 1.1) + 1}Gi"
+    size_limit = f"{copy_size_gib(model.size_gb)}Gi"
     image, command = _copier(scheme, model.source, target, workload.image)
     return Weights(
         "copy",
@@ -126,8 +134,6 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
         image,
         command,
         size_limit,
-        init_requests=dict(INIT_REQUESTS),
-        init_limits=dict(INIT_LIMITS),
     )
 
 

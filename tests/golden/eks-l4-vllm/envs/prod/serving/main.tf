@@ -52,13 +52,13 @@ module "serve_chat_inference-use1" {
   }
   resources = {
     limits = {
-      memory           = "5Gi"
+      memory           = "6921Mi"
       "nvidia.com/gpu" = "1"
     }
     requests = {
-      cpu               = "1"
+      cpu               = "1832m"
       ephemeral-storage = "9Gi"
-      memory            = "5Gi"
+      memory            = "6921Mi"
       "nvidia.com/gpu"  = "1"
     }
   }
@@ -149,7 +149,7 @@ module "serve_chat_inference-use1" {
       stabilization_window_seconds = 600
     }
   }
-  # Rollout: at max_nodes, pool l4-shared (8 nodes x 2 GPU units) leave room for 16 replicas of 1 GPU unit(s); with up to 16 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
+  # Rollout: at max_nodes, pool l4-shared (8 nodes x 2 GPU units): room for 16 replicas of 1 GPU unit(s); with up to 16 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
   rollout = {
     max_surge                 = 0
     max_unavailable           = 1

@@ -21,8 +21,10 @@ module "serve_coder_mig-central" {
   pod = {
     annotations = {
       "gke-gcsfuse/cpu-limit"               = "0"
+      "gke-gcsfuse/cpu-request"             = "250m"
       "gke-gcsfuse/ephemeral-storage-limit" = "0"
       "gke-gcsfuse/memory-limit"            = "0"
+      "gke-gcsfuse/memory-request"          = "256Mi"
       "gke-gcsfuse/volumes"                 = "true"
     }
     automount_token = true
@@ -56,12 +58,12 @@ module "serve_coder_mig-central" {
   }
   resources = {
     limits = {
-      memory           = "99Gi"
+      memory           = "107683Mi"
       "nvidia.com/gpu" = "1"
     }
     requests = {
-      cpu              = "11"
-      memory           = "99Gi"
+      cpu              = "12681m"
+      memory           = "107683Mi"
       "nvidia.com/gpu" = "1"
     }
   }
@@ -144,7 +146,7 @@ module "serve_coder_mig-central" {
       stabilization_window_seconds = 600
     }
   }
-  # Rollout: at max_nodes, pools h100-mig (2 nodes x 16 GPU units) + h100-mig-spot (4 nodes x 16 GPU units) leave room for 96 replicas of 1 GPU unit(s); with at most 48 running one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
+  # Rollout: at max_nodes, pools h100-mig (2 nodes x 16 GPU units) + h100-mig-spot (4 nodes x 16 GPU units): room for 96 replicas of 1 GPU unit(s); with at most 48 running one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
   rollout = {
     max_surge                 = 1
     max_unavailable           = 0
