@@ -10,7 +10,7 @@ import yaml
 
 from gpuplat.app.init import list_examples
 from tests.support.cli import run
-from tests.support.specs import DRA_CLUSTER_PATCH, OPERATOR_PATCH, project
+from tests.support.specs import DRA_CLUSTER_PATCH, OPERATOR_PATCH, POD_PATCH, project
 
 EXAMPLES = [name for name, _ in list_examples()]
 CUSTOM_KINDS = {"HTTPScaledObject", "ScaledObject"}
@@ -46,7 +46,8 @@ def test_example_manifests_validate_strict_1_34(example: str, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    ("name", "patches"), [("dra", DRA_CLUSTER_PATCH), ("operator", OPERATOR_PATCH)]
+    ("name", "patches"),
+    [("dra", DRA_CLUSTER_PATCH), ("operator", OPERATOR_PATCH), ("pod", POD_PATCH)],
 )
 def test_dra_and_operator_manifests_validate(
     name: str, patches: tuple[tuple[str, str], ...], tmp_path: Path
@@ -56,8 +57,12 @@ def test_dra_and_operator_manifests_validate(
     kinds = [d["kind"] for p in out.rglob("*.yaml") for d in yaml.safe_load_all(p.read_text())]
     if name == "dra":
         assert "ResourceClaimTemplate" in kinds
-    else:
+    elif name == "operator":
         assert "ConfigMap" in kinds
+    else:
+        text = (out / "prod/inference-us/serving/chat.yaml").read_text()
+        assert "secretKeyRef:" in text and "configMapKeyRef:" in text
+        assert "cost-center: ml-platform" in text
     assert validated > 0
 
 

@@ -27,7 +27,7 @@ from gpuplat.spec.load import load_project
 from gpuplat.workload.serving import ServingPlan, serving_plans
 from tests.parity.kube import Obj, differences, normal, typed_object
 from tests.support.realparts import provider_schema_dir
-from tests.support.specs import DRA_CLUSTER_PATCH, project
+from tests.support.specs import DRA_CLUSTER_PATCH, POD_PATCH, project
 from tests.support.standin import build_stand_ins, run
 
 pytestmark = pytest.mark.terraform
@@ -37,18 +37,7 @@ QUEUE_PATCH = (
         "      target: 4\n",
         "      target: 4\n      prometheus_address: http://prometheus.monitoring:9090\n",
     ),
-    (
-        "    port: 8000\n",
-        "    port: 8000\n"
-        "    env:\n"
-        "      HF_TOKEN: {secret: hf-token, key: token}\n"
-        "      SETTINGS: {config_map: chat-settings, key: settings.json, optional: true}\n"
-        "      VLLM_LOGGING_LEVEL: INFO\n"
-        "    pod_labels:\n"
-        "      cost-center: ml-platform\n"
-        "    pod_annotations:\n"
-        "      example.com/owner: ml-team\n",
-    ),
+    *POD_PATCH,
 )
 # (case, example, patches to its gpuplat.yaml): every example, and the variants no example has.
 CASES = [
