@@ -5,11 +5,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-stamp
 
-<<<<<<< HEAD
-.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas conformance modules-release modules-lock fidelity clean
-=======
-.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas vendored-schemas conformance modules-lock fidelity wheel-test clean
->>>>>>> h1-self-contained
+.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas vendored-schemas conformance modules-release modules-lock fidelity wheel-test clean
 
 install: $(STAMP)
 

@@ -16,11 +16,12 @@ from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
 from gpuplat.render.naming import STAGES, root_dir, to_project
 from gpuplat.render.platform import platform_view
-from gpuplat.render.serving import server_view, serving_plans
+from gpuplat.render.serving import server_view
 from gpuplat.render.templates import environment
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster
 from gpuplat.targets import TARGETS, target
+from gpuplat.workload.serving import serving_plans
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "helm": ("hashicorp/helm", ">= 3.0, < 4"),

@@ -12,7 +12,7 @@ from gpuplat.spec.model.cluster import (
     Taint,
 )
 from gpuplat.spec.model.project import Addons, Backend, Budget, Environment, Spec
-from gpuplat.spec.model.workload import ModelWeights, Replicas, Workload
+from gpuplat.spec.model.workload import EnvFrom, ModelWeights, Replicas, Workload
 
 __all__ = [
     "Addons",
@@ -24,6 +24,7 @@ __all__ = [
     "Cluster",
     "Disk",
     "Driver",
+    "EnvFrom",
     "Environment",
     "ModelWeights",
     "NodePool",

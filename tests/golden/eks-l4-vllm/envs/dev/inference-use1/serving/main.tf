@@ -3,13 +3,30 @@
 
 # Model server chat on inference-use1 (primary)
 module "serve_chat_inference-use1" {
-  source = "../../../../modules/model-server/1.1.0"
+  source = "../../../../modules/model-server/2.0.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-use1
   }
 
   name      = "chat"
   namespace = "chat"
+  labels = {
+    "app.kubernetes.io/managed-by" = "gpuplat"
+    "app.kubernetes.io/name"       = "chat"
+    "gpuplat.dev/workload"         = "chat"
+  }
+  selector = {
+    "gpuplat.dev/workload" = "chat"
+  }
+  pod = {
+    annotations     = {}
+    automount_token = false
+    labels = {
+      "app.kubernetes.io/managed-by" = "gpuplat"
+      "app.kubernetes.io/name"       = "chat"
+      "gpuplat.dev/workload"         = "chat"
+    }
+  }
   container = {
     args = [
       "--model=/models/Llama-3.2-3B-Instruct",
@@ -18,27 +35,41 @@ module "serve_chat_inference-use1" {
       "--gpu-memory-utilization=0.45",
       "--port=8000",
     ]
-    command     = []
-    env         = {}
-    health_path = "/health"
-    image       = "vllm/vllm-openai:v0.11.0"
-    port        = 8000
+    command = []
+    env = [
+      {
+        name  = "MODEL_PATH"
+        value = "/models/Llama-3.2-3B-Instruct"
+      },
+    ]
+    image = "vllm/vllm-openai:v0.11.0"
+    port  = 8000
   }
   gpu = {
-    count = 1
-    dra   = false
+    count        = 1
+    device_class = "gpu.nvidia.com"
+    dra          = false
   }
   resources = {
-    cpu               = "1"
-    ephemeral_storage = "9Gi"
-    memory            = "5Gi"
+    limits = {
+      memory           = "6921Mi"
+      "nvidia.com/gpu" = "1"
+    }
+    requests = {
+      cpu               = "1832m"
+      ephemeral-storage = "9Gi"
+      memory            = "6921Mi"
+      "nvidia.com/gpu"  = "1"
+    }
   }
   replicas = {
     max = 4
     min = 0
   }
   placement = {
-    pools = ["l4-shared"]
+    pool_label = "gpuplat.dev/pool"
+    pools      = ["l4-shared"]
+    preferred  = []
     tolerations = [
       {
         effect   = "NoSchedule"
@@ -47,10 +78,24 @@ module "serve_chat_inference-use1" {
       },
     ]
   }
-  # Startup: image pull 240s + weights 17s = 257s; the probe allows 10s x 90 = 900s (load_time_budget 900s).
-  startup = {
-    failure_threshold = 90
-    period_seconds    = 10
+  # Startup: probes start after the image pull (240s) and the weights copy (17s); the server loads the weights in about 17s. The startup probe allows 10s x 66 = 660s: what load_time_budget 900s leaves after the pull. The progress deadline, 1517s, adds a new node's start (600s), the pull and the copy to it.
+  probes = {
+    liveness = {
+      failure_threshold = 6
+      period_seconds    = 10
+      timeout_seconds   = 10
+    }
+    path = "/health"
+    readiness = {
+      failure_threshold = 3
+      period_seconds    = 5
+      timeout_seconds   = 5
+    }
+    startup = {
+      failure_threshold = 66
+      period_seconds    = 10
+      timeout_seconds   = 5
+    }
   }
   shutdown = {
     grace_seconds    = 135
@@ -61,38 +106,73 @@ module "serve_chat_inference-use1" {
     value = 10000
   }
   weights = {
-    init_command = [
-      "/s5cmd",
-      "sync",
-      "s3://acme-models/meta-llama/Llama-3.2-3B-Instruct/*",
-      "/models/Llama-3.2-3B-Instruct/",
-    ]
-    init_image = "peakcom/s5cmd:v2.3.0"
+    init = {
+      command = [
+        "/s5cmd",
+        "sync",
+        "s3://acme-models/meta-llama/Llama-3.2-3B-Instruct/*",
+        "/models/Llama-3.2-3B-Instruct/",
+      ]
+      image = "peakcom/s5cmd:v2.3.0"
+      resources = {
+        limits = {
+          memory = "4Gi"
+        }
+        requests = {
+          cpu    = "1"
+          memory = "2Gi"
+        }
+      }
+    }
     mode       = "copy"
     mount_path = "/models"
     size_limit = "9Gi"
   }
-  # Rollout: at max_nodes, pool l4-shared (2 nodes x 2 GPU units) leave room for 4 replicas of 1 GPU unit(s); with up to 4 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
-  rollout = {
-    max_surge       = 0
+  shm_size = "1Gi"
+  disruption = {
     max_unavailable = 1
+  }
+  # Rollout: at max_nodes, pool l4-shared (2 nodes x 2 GPU units): room for 4 replicas of 1 GPU unit(s); with up to 4 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
+  rollout = {
+    max_surge                 = 0
+    max_unavailable           = 1
+    progress_deadline_seconds = 1517
+    revision_history_limit    = 5
   }
 }
 
 # Scale-to-zero of chat on inference-use1: clients call the front Service; the
 # KEDA HTTP add-on's interceptor holds their requests while a node and a replica start.
 module "zero_chat_inference-use1" {
-  source = "../../../../modules/scale-to-zero/1.0.0"
+  source = "../../../../modules/scale-to-zero/2.0.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-use1
   }
 
-  name         = "chat"
-  namespace    = "chat"
+  name      = "chat"
+  namespace = "chat"
+  labels = {
+    "app.kubernetes.io/managed-by" = "gpuplat"
+    "app.kubernetes.io/name"       = "chat"
+    "gpuplat.dev/workload"         = "chat"
+  }
   port         = 8000
   max_replicas = 4
-  http_scaler  = "keda-add-ons-http-external-scaler.keda.svc.cluster.local:9090"
-  interceptor  = "keda-add-ons-http-interceptor-proxy.keda.svc.cluster.local:8080"
+  front = {
+    external_name = "keda-add-ons-http-interceptor-proxy.keda.svc.cluster.local"
+    hosts = [
+      "chat-front",
+      "chat-front.chat",
+      "chat-front.chat.svc",
+      "chat-front.chat.svc.cluster.local",
+    ]
+    name = "chat-front"
+    port = 8080
+  }
+  http_scaler              = "keda-add-ons-http-external-scaler.keda.svc.cluster.local:9090"
+  cooldown_seconds         = 600
+  polling_interval_seconds = 15
+  target_pending_requests  = 4
 
   depends_on = [module.serve_chat_inference-use1]
 }

@@ -3,13 +3,37 @@
 
 # Model server coder on mig-central (primary)
 module "serve_coder_mig-central" {
-  source = "../../../../modules/model-server/1.1.0"
+  source = "../../../../modules/model-server/2.0.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
 
   name      = "coder"
   namespace = "coder"
+  labels = {
+    "app.kubernetes.io/managed-by" = "gpuplat"
+    "app.kubernetes.io/name"       = "coder"
+    "gpuplat.dev/workload"         = "coder"
+  }
+  selector = {
+    "gpuplat.dev/workload" = "coder"
+  }
+  pod = {
+    annotations = {
+      "gke-gcsfuse/cpu-limit"               = "0"
+      "gke-gcsfuse/cpu-request"             = "250m"
+      "gke-gcsfuse/ephemeral-storage-limit" = "0"
+      "gke-gcsfuse/memory-limit"            = "0"
+      "gke-gcsfuse/memory-request"          = "256Mi"
+      "gke-gcsfuse/volumes"                 = "true"
+    }
+    automount_token = true
+    labels = {
+      "app.kubernetes.io/managed-by" = "gpuplat"
+      "app.kubernetes.io/name"       = "coder"
+      "gpuplat.dev/workload"         = "coder"
+    }
+  }
   container = {
     args = [
       "--model=/models/Qwen2.5-Coder-14B-Instruct",
@@ -17,26 +41,49 @@ module "serve_coder_mig-central" {
       "--max-model-len=16384",
       "--port=8000",
     ]
-    command     = []
-    env         = {}
-    health_path = "/health"
-    image       = "vllm/vllm-openai:v0.11.0"
-    port        = 8000
+    command = []
+    env = [
+      {
+        name  = "MODEL_PATH"
+        value = "/models/Qwen2.5-Coder-14B-Instruct"
+      },
+    ]
+    image = "vllm/vllm-openai:v0.11.0"
+    port  = 8000
   }
   gpu = {
-    count = 1
-    dra   = false
+    count        = 1
+    device_class = "gpu.nvidia.com"
+    dra          = false
   }
   resources = {
-    cpu    = "11"
-    memory = "99Gi"
+    limits = {
+      memory           = "107683Mi"
+      "nvidia.com/gpu" = "1"
+    }
+    requests = {
+      cpu              = "12681m"
+      memory           = "107683Mi"
+      "nvidia.com/gpu" = "1"
+    }
   }
   replicas = {
     max = 4
     min = 1
   }
   placement = {
-    pools = ["h100-mig", "h100-mig-spot"]
+    pool_label = "gpuplat.dev/pool"
+    pools      = ["h100-mig", "h100-mig-spot"]
+    preferred = [
+      {
+        pool   = "h100-mig"
+        weight = 100
+      },
+      {
+        pool   = "h100-mig-spot"
+        weight = 90
+      },
+    ]
     tolerations = [
       {
         effect   = "NoSchedule"
@@ -45,10 +92,24 @@ module "serve_coder_mig-central" {
       },
     ]
   }
-  # Startup: image pull 180s + weights 37s = 217s; the probe allows 10s x 120 = 1200s (load_time_budget 1200s).
-  startup = {
-    failure_threshold = 120
-    period_seconds    = 10
+  # Startup: probes start after the image pull (180s); the server loads the weights in about 37s. The startup probe allows 10s x 102 = 1020s: what load_time_budget 1200s leaves after the pull. The progress deadline, 1800s, adds a new node's start (600s), the pull and the copy to it.
+  probes = {
+    liveness = {
+      failure_threshold = 6
+      period_seconds    = 10
+      timeout_seconds   = 10
+    }
+    path = "/health"
+    readiness = {
+      failure_threshold = 3
+      period_seconds    = 5
+      timeout_seconds   = 5
+    }
+    startup = {
+      failure_threshold = 102
+      period_seconds    = 10
+      timeout_seconds   = 5
+    }
   }
   shutdown = {
     grace_seconds    = 135
@@ -62,15 +123,34 @@ module "serve_coder_mig-central" {
     bucket        = "acme-models"
     mode          = "gcsfuse"
     mount_options = "implicit-dirs,file-cache:enable-parallel-downloads:true,file-cache:parallel-downloads-per-file:16,file-cache:max-parallel-downloads:-1,file-cache:download-chunk-size-mb:10,file-cache:max-size-mb:-1,metadata-cache:ttl-secs:-1,metadata-cache:stat-cache-max-size-mb:-1,metadata-cache:type-cache-max-size-mb:-1,read_ahead_kb=1024,only-dir=Qwen/Qwen2.5-Coder-14B-Instruct"
-    mount_path    = "/models"
+    mount_path    = "/models/Qwen2.5-Coder-14B-Instruct"
+  }
+  shm_size = "1Gi"
+  disruption = {
+    max_unavailable = 1
   }
   hpa = {
-    metric = "vllm:num_requests_waiting"
-    target = 8.0
+    average_value = "8"
+    max_replicas  = 4
+    metric        = "vllm:num_requests_waiting"
+    min_replicas  = 1
+    scale_down = {
+      policies = [
+        {
+          period_seconds = 300
+          type           = "Pods"
+          value          = 1
+        },
+      ]
+      select_policy                = "Min"
+      stabilization_window_seconds = 600
+    }
   }
-  # Rollout: at max_nodes, pools h100-mig (1 nodes x 16 GPU units) + h100-mig-spot (1 nodes x 16 GPU units) leave room for 32 replicas of 1 GPU unit(s); with at most 4 running one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
+  # Rollout: at max_nodes, pools h100-mig (1 nodes x 16 GPU units) + h100-mig-spot (1 nodes x 16 GPU units): room for 32 replicas of 1 GPU unit(s); with at most 4 running one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
   rollout = {
-    max_surge       = 1
-    max_unavailable = 0
+    max_surge                 = 1
+    max_unavailable           = 0
+    progress_deadline_seconds = 1800
+    revision_history_limit    = 5
   }
 }

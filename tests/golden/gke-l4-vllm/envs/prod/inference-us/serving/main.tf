@@ -3,13 +3,30 @@
 
 # Model server chat on inference-us (primary)
 module "serve_chat_inference-us" {
-  source = "../../../../modules/model-server/1.1.0"
+  source = "../../../../modules/model-server/2.0.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }
 
   name      = "chat"
   namespace = "chat"
+  labels = {
+    "app.kubernetes.io/managed-by" = "gpuplat"
+    "app.kubernetes.io/name"       = "chat"
+    "gpuplat.dev/workload"         = "chat"
+  }
+  selector = {
+    "gpuplat.dev/workload" = "chat"
+  }
+  pod = {
+    annotations     = {}
+    automount_token = false
+    labels = {
+      "app.kubernetes.io/managed-by" = "gpuplat"
+      "app.kubernetes.io/name"       = "chat"
+      "gpuplat.dev/workload"         = "chat"
+    }
+  }
   container = {
     args = [
       "--model=/models/Llama-3.2-3B-Instruct",
@@ -18,27 +35,41 @@ module "serve_chat_inference-us" {
       "--gpu-memory-utilization=0.45",
       "--port=8000",
     ]
-    command     = []
-    env         = {}
-    health_path = "/health"
-    image       = "vllm/vllm-openai:v0.11.0"
-    port        = 8000
+    command = []
+    env = [
+      {
+        name  = "MODEL_PATH"
+        value = "/models/Llama-3.2-3B-Instruct"
+      },
+    ]
+    image = "vllm/vllm-openai:v0.11.0"
+    port  = 8000
   }
   gpu = {
-    count = 1
-    dra   = false
+    count        = 1
+    device_class = "gpu.nvidia.com"
+    dra          = false
   }
   resources = {
-    cpu               = "3"
-    ephemeral_storage = "9Gi"
-    memory            = "12Gi"
+    limits = {
+      memory           = "12898Mi"
+      "nvidia.com/gpu" = "1"
+    }
+    requests = {
+      cpu               = "3705m"
+      ephemeral-storage = "9Gi"
+      memory            = "12898Mi"
+      "nvidia.com/gpu"  = "1"
+    }
   }
   replicas = {
     max = 16
     min = 2
   }
   placement = {
-    pools = ["l4-shared"]
+    pool_label = "gpuplat.dev/pool"
+    pools      = ["l4-shared"]
+    preferred  = []
     tolerations = [
       {
         effect   = "NoSchedule"
@@ -47,10 +78,24 @@ module "serve_chat_inference-us" {
       },
     ]
   }
-  # Startup: image pull 240s + weights 17s = 257s; the probe allows 10s x 90 = 900s (load_time_budget 900s).
-  startup = {
-    failure_threshold = 90
-    period_seconds    = 10
+  # Startup: probes start after the image pull (240s) and the weights copy (17s); the server loads the weights in about 17s. The startup probe allows 10s x 66 = 660s: what load_time_budget 900s leaves after the pull. The progress deadline, 1517s, adds a new node's start (600s), the pull and the copy to it.
+  probes = {
+    liveness = {
+      failure_threshold = 6
+      period_seconds    = 10
+      timeout_seconds   = 10
+    }
+    path = "/health"
+    readiness = {
+      failure_threshold = 3
+      period_seconds    = 5
+      timeout_seconds   = 5
+    }
+    startup = {
+      failure_threshold = 66
+      period_seconds    = 10
+      timeout_seconds   = 5
+    }
   }
   shutdown = {
     grace_seconds    = 135
@@ -61,26 +106,56 @@ module "serve_chat_inference-us" {
     value = 10000
   }
   weights = {
-    init_command = [
-      "gcloud",
-      "storage",
-      "rsync",
-      "--recursive",
-      "gs://acme-models/meta-llama/Llama-3.2-3B-Instruct",
-      "/models/Llama-3.2-3B-Instruct",
-    ]
-    init_image = "gcr.io/google.com/cloudsdktool/google-cloud-cli:530.0.0-slim"
+    init = {
+      command = [
+        "gcloud",
+        "storage",
+        "rsync",
+        "--recursive",
+        "gs://acme-models/meta-llama/Llama-3.2-3B-Instruct",
+        "/models/Llama-3.2-3B-Instruct",
+      ]
+      image = "gcr.io/google.com/cloudsdktool/google-cloud-cli:530.0.0-slim"
+      resources = {
+        limits = {
+          memory = "4Gi"
+        }
+        requests = {
+          cpu    = "1"
+          memory = "2Gi"
+        }
+      }
+    }
     mode       = "copy"
     mount_path = "/models"
     size_limit = "9Gi"
   }
-  hpa = {
-    metric = "vllm:num_requests_waiting"
-    target = 4.0
-  }
-  # Rollout: at max_nodes, pool l4-shared (8 nodes x 2 GPU units) leave room for 16 replicas of 1 GPU unit(s); with up to 16 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
-  rollout = {
-    max_surge       = 0
+  shm_size = "1Gi"
+  disruption = {
     max_unavailable = 1
+  }
+  hpa = {
+    average_value = "4"
+    max_replicas  = 16
+    metric        = "vllm:num_requests_waiting"
+    min_replicas  = 2
+    scale_down = {
+      policies = [
+        {
+          period_seconds = 300
+          type           = "Pods"
+          value          = 1
+        },
+      ]
+      select_policy                = "Min"
+      stabilization_window_seconds = 600
+    }
+  }
+  # Rollout: at max_nodes, pool l4-shared (8 nodes x 2 GPU units): room for 16 replicas of 1 GPU unit(s); with up to 16 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
+  rollout = {
+    max_surge                 = 0
+    max_unavailable           = 1
+    progress_deadline_seconds = 1517
+    revision_history_limit    = 5
   }
 }
