@@ -204,7 +204,8 @@ def gpu_delta(plan: Plan) -> GpuDelta | None:
         for slot, values in ((0, change.before), (1, change.after)):
             if not isinstance(values, dict) or (slot == 1 and change.action is Action.DELETE):
                 continue
-            bounds = cloud.pool_gpus(values)
+            planned = cloud.planned_pool(values)
+            bounds = planned.gpu_bounds() if planned is not None else None
             if bounds is not None:
                 totals[slot] += bounds[0]
                 totals[slot + 2] += bounds[1]

@@ -16,7 +16,8 @@ from gpuplat import catalog
 from gpuplat.app.init import list_examples
 from gpuplat.spec.load import load_project
 from gpuplat.spec.resolve import workload_pools
-from gpuplat.targets import eks_node, gke_node
+from gpuplat.targets.eks import node as eks_node
+from gpuplat.targets.gke import node as gke_node
 from gpuplat.workload.allocatable import node_share
 from gpuplat.workload.quantity import cpu_millis, memory_mib
 from gpuplat.workload.resources import FALLBACK

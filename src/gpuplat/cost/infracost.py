@@ -17,17 +17,15 @@ from gpuplat.cost.estimate import LevelName
 from gpuplat.cost.money import HOURS_PER_MONTH
 from gpuplat.render.naming import module_label
 from gpuplat.spec.model import Spec
-from gpuplat.targets import pool_node_bounds, pool_zone_count
-
-_RESOURCE = {"gke": "google_container_node_pool", "eks": "aws_eks_node_group"}
-_KEY = {"gke": "nodes", "eks": "instances"}
+from gpuplat.targets import pool_node_bounds, pool_zone_count, target
 
 
 def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
     """The usage file of one environment's infra stage, as YAML text.
 
     Args:
-        env_name: The environment (its ``envs/<env>/infra`` root is what infracost reads).
+        env_name: The environment (its clusters' ``envs/<env>/<cluster>/infra`` roots are what
+            infracost reads; one file serves them all, each root holds its own addresses).
         spec: Its merged spec.
         level: ``ceiling`` (every pool at max_nodes) or ``floor`` (at min_nodes).
 
@@ -35,45 +33,46 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
         The file's text, deterministic, one trailing newline.
     """
     lines = [
-        f"# infracost usage for envs/{env_name}/infra, written by `gpuplat cost --infracost-usage`.",
+        f"# infracost usage for the infra roots of {env_name} (envs/{env_name}/<cluster>/infra),",
+        "# written by `gpuplat cost --infracost-usage`.",
         f"# Node counts at the {level} ({'max' if level == 'ceiling' else 'min'}_nodes of every "
         "pool), so pools that scale to zero are priced as they can grow.",
         "# GKE counts are per zone, rounded up: infracost multiplies them by the pool's zones.",
-        f"# Use: infracost breakdown --path envs/{env_name}/infra --usage-file <this file>",
+        f"# Use: infracost breakdown --path envs/{env_name}/<cluster>/infra --usage-file <this file>",
         "version: 0.1",
         "resource_usage:",
     ]
     entries: list[tuple[str, str, int, str]] = []
     skipped: list[str] = []
     for cluster in spec.clusters:
-        resource = _RESOURCE.get(cluster.cloud)
-        if resource is None:
+        cloud = target(cluster.cloud)
+        key = cloud.infracost_usage_key
+        if key is None or not cloud.renders:
             skipped.append(cluster.name)
             continue
-        key = _KEY[cluster.cloud]
+        resource = cloud.pool_resource
+        per_zone = cloud.infracost_per_zone
         system = cluster.system_pool
         system_nodes = system.max_nodes if level == "ceiling" else system.min_nodes
-        zones = len(cluster.zones) if cluster.cloud == "gke" and cluster.zones else 1
+        zones = len(cluster.zones) if per_zone and cluster.zones else 1
         entries.append(
             (
                 f"module.{module_label('cluster', cluster.name)}.{resource}.system",
                 key,
-                _count(cluster.cloud, system_nodes, zones),
+                _count(per_zone, system_nodes, zones),
                 f"system pool of {cluster.name}: {system_nodes} nodes",
             )
         )
         for pool in cluster.node_pools:
             low, high = pool_node_bounds(cluster, pool)
             nodes = high if level == "ceiling" else low
-            zones = pool_zone_count(cluster, pool) if cluster.cloud == "gke" else 1
-            where = (
-                f" over {zones} zone{'s' if zones != 1 else ''}" if cluster.cloud == "gke" else ""
-            )
+            zones = pool_zone_count(cluster, pool) if per_zone else 1
+            where = f" over {zones} zone{'s' if zones != 1 else ''}" if per_zone else ""
             entries.append(
                 (
                     f"module.{module_label('pool', cluster.name, pool.name)}.{resource}.this",
                     key,
-                    _count(cluster.cloud, nodes, zones),
+                    _count(per_zone, nodes, zones),
                     f"{cluster.name}/{pool.name}: {nodes} nodes{where}",
                 )
             )
@@ -82,12 +81,12 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
         lines.append(f"    {key}: {count} # {note}")
     if not entries:
         lines[-1] = "resource_usage: {}"
-    lines.extend(f"# cluster {name}: AKS is not rendered yet; nothing to count" for name in skipped)
+    lines.extend(f"# cluster {name}: not rendered (its cloud has no roots yet)" for name in skipped)
     lines.append(f"# monthly figures in infracost assume {HOURS_PER_MONTH} h, as gpuplat's do")
     return "\n".join(lines) + "\n"
 
 
-def _count(cloud: str, nodes: int, zones: int) -> int:
-    if cloud != "gke":
+def _count(per_zone: bool, nodes: int, zones: int) -> int:
+    if not per_zone:
         return nodes
     return -(-nodes // max(zones, 1))

@@ -15,22 +15,9 @@ from gpuplat.addresses import Element, element_of
 from gpuplat.catalog import Cloud
 from gpuplat.cost.money import Amount, per_node
 from gpuplat.cost.rates import cluster_fee_rate, shape_rate
+from gpuplat.targets import target_of_resource
+from gpuplat.targets.planvalues import PlannedPool
 from gpuplat.terraform import Action, Plan, ResourceChange
-
-_POOLS: dict[str, Cloud] = {"google_container_node_pool": "gke", "aws_eks_node_group": "eks"}
-_CLUSTERS: dict[str, Cloud] = {"google_container_cluster": "gke", "aws_eks_cluster": "eks"}
-
-
-@dataclass(frozen=True, slots=True)
-class PlannedPool:
-    """A node pool as a plan's values describe it."""
-
-    cloud: Cloud
-    machine_type: str | None
-    capacity: str
-    min_nodes: int
-    max_nodes: int
-    attached: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,20 +74,20 @@ def cost_delta(
     sums = [Amount(), Amount(), Amount(), Amount()]
     seen = False
     for change in plan.resource_changes:
-        kind = change.type
-        if kind not in _POOLS and kind not in _CLUSTERS:
+        cloud = target_of_resource(change.type)
+        if cloud is None:
             continue
         seen = True
         region = _region(change, table, regions or {})
         for slot, values in ((0, change.before), (1, change.after)):
             if not isinstance(values, dict) or (slot == 1 and change.action is Action.DELETE):
                 continue
-            if kind in _CLUSTERS:
-                fee = _fee(_CLUSTERS[kind])
+            if change.type == cloud.cluster_resource:
+                fee = _fee(cloud.cloud)
                 sums[slot] = sums[slot] + fee
                 sums[slot + 2] = sums[slot + 2] + fee
                 continue
-            pool = read_pool(_POOLS[kind], values)
+            pool = cloud.planned_pool(values)
             if pool is None:
                 continue
             low, high = _priced(pool, region)
@@ -141,81 +128,3 @@ def _region(
             parts = location.split("-")
             return "-".join(parts[:-1]) if len(parts) == 3 and len(parts[-1]) == 1 else location
     return None
-
-
-def _first(values: object, key: str) -> dict[str, object]:
-    if isinstance(values, dict):
-        items = values.get(key)
-        if isinstance(items, list) and items and isinstance(items[0], dict):
-            return items[0]
-    return {}
-
-
-def _int(values: Mapping[str, object], *keys: str) -> int | None:
-    for key in keys:
-        value = values.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return int(value)
-    return None
-
-
-def read_pool(cloud: Cloud, values: Mapping[str, object]) -> PlannedPool | None:
-    """A node pool / node group's shape, capacity and bounds from its plan values.
-
-    Args:
-        cloud: ``gke`` (google_container_node_pool) or ``eks`` (aws_eks_node_group).
-        values: The resource's ``before`` or ``after`` values.
-
-    Returns:
-        The pool, or None when its bounds cannot be read.
-    """
-    if cloud == "gke":
-        return _gke_pool(values)
-    scaling = _first(values, "scaling_config")
-    low, high = _int(scaling, "min_size"), _int(scaling, "max_size")
-    if low is None or high is None:
-        return None
-    types = values.get("instance_types")
-    machine = types[0] if isinstance(types, list) and types and isinstance(types[0], str) else None
-    capacity = {"SPOT": "spot", "CAPACITY_BLOCK": "capacity-block"}.get(
-        str(values.get("capacity_type") or "ON_DEMAND"), "on-demand"
-    )
-    return PlannedPool("eks", machine, capacity, low, high)
-
-
-def _gke_pool(values: Mapping[str, object]) -> PlannedPool | None:
-    config = _first(values, "node_config")
-    auto = _first(values, "autoscaling")
-    zones = values.get("node_locations")
-    factor = len(zones) if isinstance(zones, list) and zones else 1
-    low = _int(auto, "total_min_node_count")
-    high = _int(auto, "total_max_node_count")
-    if low is None or high is None:
-        per_zone = (_int(auto, "min_node_count"), _int(auto, "max_node_count"))
-        if per_zone[0] is not None and per_zone[1] is not None:
-            low, high = per_zone[0] * factor, per_zone[1] * factor
-        else:
-            count = _int(values, "node_count", "initial_node_count")
-            if count is None:
-                return None
-            low = high = count * factor
-    capacity = "on-demand"
-    if config.get("spot") is True or config.get("preemptible") is True:
-        capacity = "spot"
-    elif config.get("flex_start") is True:
-        capacity = "flex-start"
-    elif _first(values, "queued_provisioning").get("enabled") is True:
-        capacity = "queued"
-    elif _first(config, "reservation_affinity").get("consume_reservation_type") in (
-        "ANY_RESERVATION",
-        "SPECIFIC_RESERVATION",
-    ):
-        capacity = "reservation"
-    machine = config.get("machine_type")
-    accelerator = _first(config, "guest_accelerator")
-    attached = None
-    if isinstance(accelerator.get("type"), str) and _int(accelerator, "count"):
-        attached = (str(accelerator["type"]), _int(accelerator, "count") or 0)
-    return PlannedPool(
-        "gke", machine if isinstance(machine, str) else None, capacity, low, high, attached
-    )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from gpuplat import catalog
 from gpuplat.catalog import Cloud, Price
 from gpuplat.spec.model import Cluster, NodePool
+from gpuplat.targets import target
 
 CAPACITY_LABELS = ("on-demand", "spot", "reservation", "capacity-block", "flex-start", "queued")
 """Capacity types as the cost report names them (an EKS reservation block is a capacity-block)."""
@@ -65,9 +66,7 @@ def pool_rungs(cluster: Cluster, pool: NodePool) -> tuple[Rate, ...]:
     Returns:
         One rate per rung, preferred first (today: the pool's one capacity type).
     """
-    attached = None
-    if cluster.cloud == "gke" and pool.accelerator and pool.gpus_per_node:
-        attached = (pool.accelerator, pool.gpus_per_node)
+    attached = target(cluster.cloud).attached_gpus(pool)
     rate = shape_rate(
         cluster.cloud, pool.machine_type, capacity_label(cluster, pool), cluster.region, attached
     )
@@ -147,9 +146,8 @@ def _shape_price(cloud: Cloud, machine_type: str, basis: str) -> tuple[Price | N
 
 
 def _gap(cloud: Cloud, basis: str) -> str:
-    if cloud == "eks" and basis == "spot":
-        return " (EC2 spot prices were sampled for four instance types only)"
-    return ""
+    note = target(cloud).price_notes.get(basis)
+    return f" ({note})" if note else ""
 
 
 def _attached_price(accelerator: str, basis: str) -> Price | None:

@@ -19,6 +19,8 @@ from gpuplat.labels import DEVICE_PLUGIN_CONFIG_LABEL, MIG_CONFIG_LABEL, POOL_LA
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.planvalues import PlannedPool
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -88,7 +90,7 @@ class InfraPart:
 class Target:
     """One cloud. Subclasses set the class attributes and override the hooks they need."""
 
-    cloud: ClassVar[str]
+    cloud: ClassVar[catalog.Cloud]
     title: ClassVar[str]
     account: ClassVar[str]
     """The cluster's account block in the spec (gcp, aws, azure)."""
@@ -131,7 +133,7 @@ class Target:
     @property
     def default_system_machine(self) -> str:
         """The CPU shape of the system pool when the spec names none (the catalog's default)."""
-        shape = catalog.system_shape(self.cloud)  # type: ignore[arg-type]
+        shape = catalog.system_shape(self.cloud)
         assert shape is not None, f"the catalog has no default system shape for {self.cloud}"
         return shape.name
 
@@ -150,10 +152,10 @@ class Target:
 
     def gpu_for_accelerator(self, name: str) -> GpuModel | None:
         """The GPU model a pool's ``accelerator`` names, when no known shape decides."""
-        return catalog.gpu_model_for_accelerator(self.cloud, name)  # type: ignore[arg-type]
+        return catalog.gpu_model_for_accelerator(self.cloud, name)
 
     def shape(self, machine_type: str) -> Shape | None:
-        return catalog.shape(self.cloud, machine_type)  # type: ignore[arg-type]
+        return catalog.shape(self.cloud, machine_type)
 
     def device_plugin(self, spec: Spec) -> ResolvedPlugin:
         """The device-plugin strategy in effect (``auto`` resolved for this cloud)."""
@@ -219,8 +221,36 @@ class Target:
         """How the platform and serving stages authenticate to the cluster's API."""
         raise NotImplementedError
 
-    def pool_gpus(self, values: Mapping[str, object]) -> tuple[int, int] | None:
-        """(GPUs at min, at max) of a planned pool resource (``pool_resource``), or None."""
+    def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
+        """A planned pool resource (``pool_resource``) in the spec's terms, or None."""
+        return None
+
+    # --------------------------------------------------------------- nodes and their share
+
+    system_pods: ClassVar[Reserve | None] = None
+    """The cloud's own pods on every node (CPU, memory), or None when gpuplat has no figure."""
+
+    def kubelet_reserve(self, shape: Shape) -> Reserve | None:
+        """CPU and memory the cloud keeps from pods on a node of ``shape`` (None: unknown)."""
+        return None
+
+    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
+        """Boot disk the cloud keeps from pods on a node with ``disk_gb`` (None: unknown)."""
+        return None
+
+    # --------------------------------------------------------------- prices
+
+    renders: ClassVar[bool] = True
+    """gpuplat renders roots for this cloud's clusters."""
+    infracost_usage_key: ClassVar[str | None] = None
+    """The key infracost reads a pool's node count from (its usage file), or None."""
+    infracost_per_zone: ClassVar[bool] = False
+    """infracost multiplies the count by the pool's zones."""
+    price_notes: ClassVar[Mapping[str, str]] = {}
+    """What the catalog's prices of this cloud lack, by price basis (on_demand, spot)."""
+
+    def attached_gpus(self, pool: NodePool) -> tuple[str, int] | None:
+        """GPUs attached to a host shape and priced apart from it (GCE N1), or None."""
         return None
 
     def credentials_hint(self, text: str) -> str | None:

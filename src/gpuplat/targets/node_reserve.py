@@ -1,4 +1,4 @@
-"""The shape of a node reservation, shared by the clouds' own formulas (gke_node, eks_node)."""
+"""The shape of a node reservation, shared by the clouds' own formulas (targets/<cloud>/node.py)."""
 
 from __future__ import annotations
 

@@ -3,6 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gpuplat.catalog import Cloud
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedPool:
+    """A node pool as a plan's resource values describe it, in the spec's terms."""
+
+    cloud: Cloud
+    machine_type: str | None
+    capacity: str
+    """on-demand, spot, reservation, flex-start, queued or capacity-block."""
+    min_nodes: int
+    max_nodes: int
+    gpus_per_node: int | None = None
+    attached: tuple[str, int] | None = None
+    """GPUs attached to the host shape (accelerator, count) and priced apart from it."""
+
+    def gpu_bounds(self) -> tuple[int, int] | None:
+        """(GPUs at min, at max nodes), or None when the GPU count is unknown."""
+        if self.gpus_per_node is None:
+            return None
+        return self.min_nodes * self.gpus_per_node, self.max_nodes * self.gpus_per_node
 
 
 def first(values: object, key: str) -> Mapping[str, object]:

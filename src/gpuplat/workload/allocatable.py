@@ -2,7 +2,7 @@
 
 A node offers pods its allocatable CPU and memory: the machine's vCPUs and memory (from the
 catalog), less what the VM itself keeps, less the cloud's kubelet and system reservation (the
-cloud's own formula, in targets/<cloud>_node.py), less the pods that run on every GPU node (the
+cloud's own formula, in targets/<cloud>/node.py), less the pods that run on every GPU node (the
 cloud's own and the daemonsets gpuplat installs). A replica that takes ``g`` of the node's ``U``
 GPU units (GPUs, MIG instances or shared slices) gets ``g / U`` of the rest, so replicas of one
 workload, or of several sharing a pool, fill the node's GPUs and its CPU and memory together.
@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from types import ModuleType
 
 from gpuplat.catalog import Shape
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.spec.resolve import resolve_pool
-from gpuplat.targets import device_plugin, eks_node, gke_node
+from gpuplat.targets import device_plugin, target
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.workload.weights import FUSE_SIDECAR_CPU_MILLIS, FUSE_SIDECAR_MEMORY_MIB
 
@@ -32,7 +31,6 @@ by default (resources: {} in their charts)."""
 FUSE_SIDECAR = Reserve(FUSE_SIDECAR_CPU_MILLIS, FUSE_SIDECAR_MEMORY_MIB)
 """Requests of the Cloud Storage FUSE sidecar GKE injects into each pod with gcsfuse weights
 (gpuplat sets them to GKE's defaults with the pod's annotations, workload/weights.py)."""
-_TARGETS: dict[str, ModuleType] = {"gke": gke_node, "eks": eks_node}
 ZERO = Reserve(0, 0)
 
 
@@ -94,25 +92,26 @@ def gpu_node_daemonsets(spec: Spec, cluster: Cluster) -> Reserve:
 def node_share(spec: Spec, cluster: Cluster, pool: NodePool) -> NodeShare | None:
     """A pool's node and its GPU units; None when the catalog or the cloud's rules do not say."""
     gpu = resolve_pool(cluster, pool)
-    target = _TARGETS.get(cluster.cloud)
-    if gpu.shape is None or not gpu.units_per_node or target is None:
+    cloud = target(cluster.cloud)
+    if gpu.shape is None or not gpu.units_per_node or cloud.system_pods is None:
+        return None
+    kubelet = cloud.kubelet_reserve(gpu.shape)
+    if kubelet is None:
         return None
     return NodeShare(
         pool=pool.name,
         shape=gpu.shape,
         units=gpu.units_per_node,
-        kubelet=target.kubelet_reserve(gpu.shape),
-        system=target.SYSTEM_PODS,
+        kubelet=kubelet,
+        system=cloud.system_pods,
         daemonsets=gpu_node_daemonsets(spec, cluster),
     )
 
 
 def ephemeral_allocatable_gb(cluster: Cluster, pool: NodePool) -> float | None:
     """Boot disk a pool's pods may request as ephemeral storage (None: the cloud's rule is unknown)."""
-    target = _TARGETS.get(cluster.cloud)
-    if target is None:
-        return None
-    return float(pool.disk.size_gb - target.ephemeral_reserve_gb(pool.disk.size_gb))
+    reserve = target(cluster.cloud).ephemeral_reserve_gb(pool.disk.size_gb)
+    return None if reserve is None else float(pool.disk.size_gb - reserve)
 
 
 def effective(server: Reserve, sidecars: Reserve, init: Reserve) -> Reserve:

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
+from gpuplat import targets
 from gpuplat.spec.model import Cluster, ModelWeights, Workload
 
 MOUNT_PATH = "/models"
@@ -110,7 +111,7 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
     target = model_path(model)
     if model.mount == "image":
         return Weights("image", model.source, MOUNT_PATH, target)
-    if model.mount == "gcsfuse" and cluster.cloud == "gke":
+    if model.mount == "gcsfuse" and "gcsfuse" in targets.target(cluster.cloud).weight_mounts:
         options = (
             ",".join((*GCSFUSE_OPTIONS, f"only-dir={path}")) if path else ",".join(GCSFUSE_OPTIONS)
         )

@@ -46,6 +46,8 @@ class AKS(Target):
         "azurerm": ("hashicorp/azurerm", ">= 4.79, < 5")
     }
     infra_provider = "azurerm"
+    renders = False
+    infracost_usage_key = "nodes"
     cluster_resource = "azurerm_kubernetes_cluster"
     pool_resource = "azurerm_kubernetes_cluster_node_pool"
 

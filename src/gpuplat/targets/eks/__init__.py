@@ -6,11 +6,14 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
+from gpuplat.catalog import Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets.base import InfraPart, KubeAuth, NameRule, Setting, Target
-from gpuplat.targets.eks import checks, infra
+from gpuplat.targets.eks import checks, infra, node
+from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.planvalues import PlannedPool
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -63,6 +66,11 @@ class EKS(Target):
     cluster_autoscaler = True
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {"aws": ("hashicorp/aws", ">= 5.100, < 7")}
     infra_provider = "aws"
+    system_pods = node.SYSTEM_PODS
+    infracost_usage_key = "instances"
+    price_notes: ClassVar[Mapping[str, str]] = {
+        "spot": "EC2 spot prices were sampled for four instance types only"
+    }
     cluster_resource = "aws_eks_cluster"
     pool_resource = "aws_eks_node_group"
 
@@ -105,8 +113,14 @@ class EKS(Target):
             ),
         )
 
-    def pool_gpus(self, values: Mapping[str, object]) -> tuple[int, int] | None:
-        return infra.pool_gpus(values)
+    def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
+        return infra.read_pool(values)
+
+    def kubelet_reserve(self, shape: Shape) -> Reserve | None:
+        return node.kubelet_reserve(shape)
+
+    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
+        return node.ephemeral_reserve_gb(disk_gb)
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _NO_CREDENTIALS):

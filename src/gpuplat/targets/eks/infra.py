@@ -16,7 +16,7 @@ from gpuplat.render.naming import module_label
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool, version_tuple
 from gpuplat.targets.base import InfraPart, Target
-from gpuplat.targets.planvalues import first, number
+from gpuplat.targets.planvalues import PlannedPool, first, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 
 if TYPE_CHECKING:
@@ -242,16 +242,17 @@ def pool_view(
     }
 
 
-def pool_gpus(values: Mapping[str, object]) -> tuple[int, int] | None:
-    """(GPUs at min, at max) of a planned ``aws_eks_node_group``, from its instance type."""
+def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
+    """A planned ``aws_eks_node_group``: instance type, capacity, bounds and GPUs."""
     scaling = first(values, "scaling_config")
     low, high = number(scaling, "min_size"), number(scaling, "max_size")
-    types = values.get("instance_types")
-    gpus = None
-    if isinstance(types, list) and types and isinstance(types[0], str):
-        shape = catalog.shape("eks", types[0])
-        if shape is not None and shape.gpu_count:
-            gpus = shape.gpu_count
-    if gpus is None or low is None or high is None:
+    if low is None or high is None:
         return None
-    return low * gpus, high * gpus
+    types = values.get("instance_types")
+    machine = types[0] if isinstance(types, list) and types and isinstance(types[0], str) else None
+    capacity = {"SPOT": "spot", "CAPACITY_BLOCK": "capacity-block"}.get(
+        str(values.get("capacity_type") or "ON_DEMAND"), "on-demand"
+    )
+    shape = catalog.shape("eks", machine) if machine else None
+    gpus = shape.gpu_count if shape is not None and shape.gpu_count else None
+    return PlannedPool("eks", machine, capacity, low, high, gpus)

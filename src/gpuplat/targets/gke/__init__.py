@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
+from gpuplat.catalog import Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
@@ -17,7 +18,9 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.gke import checks, infra
+from gpuplat.targets.gke import checks, infra, node
+from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.planvalues import PlannedPool
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -82,6 +85,9 @@ class GKE(Target):
     }
     infra_provider = "google"
     kube_providers = ("google",)
+    system_pods = node.SYSTEM_PODS
+    infracost_usage_key = "nodes"
+    infracost_per_zone = True
     cluster_resource = "google_container_cluster"
     pool_resource = "google_container_node_pool"
 
@@ -128,12 +134,24 @@ class GKE(Target):
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         return infra.part(self, env, cluster)
 
+    def attached_gpus(self, pool: NodePool) -> tuple[str, int] | None:
+        # N1 hosts: the spec names the attached GPU and its count; GCE prices them per GPU.
+        if pool.accelerator and pool.gpus_per_node:
+            return (pool.accelerator, pool.gpus_per_node)
+        return None
+
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
         # The caller's own short-lived token, from the google provider; never stored in state.
         return KubeAuth(token="data.google_client_config.current.access_token")
 
-    def pool_gpus(self, values: Mapping[str, object]) -> tuple[int, int] | None:
-        return infra.pool_gpus(values)
+    def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
+        return infra.read_pool(values)
+
+    def kubelet_reserve(self, shape: Shape) -> Reserve | None:
+        return node.kubelet_reserve(shape)
+
+    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
+        return node.ephemeral_reserve_gb(disk_gb)
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _ADC):

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from gpuplat import catalog
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import InfraPart, Target
-from gpuplat.targets.planvalues import first, number
+from gpuplat.targets.planvalues import PlannedPool, first, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 
 if TYPE_CHECKING:
@@ -163,19 +164,43 @@ def pool_view(
     }
 
 
-def pool_gpus(values: Mapping[str, object]) -> tuple[int, int] | None:
-    """(GPUs at min, at max) of a planned ``google_container_node_pool``."""
+def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
+    """A planned ``google_container_node_pool``: shape, capacity, bounds and GPUs."""
+    config = first(values, "node_config")
     auto = first(values, "autoscaling")
-    accelerator = first(first(values, "node_config"), "guest_accelerator")
-    gpus = number(accelerator, "count")
-    low = number(auto, "total_min_node_count", "min_node_count")
-    high = number(auto, "total_max_node_count", "max_node_count")
-    if auto.get("total_min_node_count") is None:
-        # Per-zone bounds: multiply by the zones the pool spans.
-        zones = values.get("node_locations")
-        factor = len(zones) if isinstance(zones, list) and zones else 1
-        low = None if low is None else low * factor
-        high = None if high is None else high * factor
-    if gpus is None or low is None or high is None:
-        return None
-    return low * gpus, high * gpus
+    zones = values.get("node_locations")
+    factor = len(zones) if isinstance(zones, list) and zones else 1
+    low = number(auto, "total_min_node_count")
+    high = number(auto, "total_max_node_count")
+    if low is None or high is None:
+        per_zone = (number(auto, "min_node_count"), number(auto, "max_node_count"))
+        if per_zone[0] is not None and per_zone[1] is not None:
+            # Per-zone bounds: multiply by the zones the pool spans.
+            low, high = per_zone[0] * factor, per_zone[1] * factor
+        else:
+            count = number(values, "node_count", "initial_node_count")
+            if count is None:
+                return None
+            low = high = count * factor
+    capacity = "on-demand"
+    if config.get("spot") is True or config.get("preemptible") is True:
+        capacity = "spot"
+    elif config.get("flex_start") is True:
+        capacity = "flex-start"
+    elif first(values, "queued_provisioning").get("enabled") is True:
+        capacity = "queued"
+    elif first(config, "reservation_affinity").get("consume_reservation_type") in (
+        "ANY_RESERVATION",
+        "SPECIFIC_RESERVATION",
+    ):
+        capacity = "reservation"
+    machine = config.get("machine_type")
+    machine = machine if isinstance(machine, str) else None
+    accelerator = first(config, "guest_accelerator")
+    count = number(accelerator, "count")
+    attached = None
+    kind = accelerator.get("type")
+    shape = catalog.shape("gke", machine) if machine else None
+    if isinstance(kind, str) and count and (shape is None or shape.gpu_model is None):
+        attached = (kind, count)  # an N1 host with attached GPUs, priced per GPU
+    return PlannedPool("gke", machine, capacity, low, high, count or None, attached)
