@@ -49,18 +49,29 @@ class AddonsPlan:
     cluster_autoscaler: bool = False
     """EKS: the Kubernetes cluster autoscaler (GKE scales its node pools itself)."""
     region: str = ""
+    gpu_pools: tuple[str, ...] = ()
+    """Every GPU pool of the cluster: where the DCGM exporter runs."""
+    plugin_pools: tuple[str, ...] = ()
+    """GPU pools the Helm device plugin serves (not those whose image runs its own)."""
+    pool_tolerations: tuple[tuple[str, str], ...] = ()
+    """(key, effect) of every taint of the GPU pools besides nvidia.com/gpu: the GPU
+    daemonsets tolerate them all."""
+    efa_device_plugin: bool = False
+    """A pool has EFA interfaces: the EFA device plugin advertises them."""
 
     def charts(self) -> dict[str, ChartPin]:
         """Pins of every chart this plan installs, by component name."""
         names: list[str] = []
-        if self.device_plugin == "nvidia-device-plugin":
+        if self.device_plugin == "nvidia-device-plugin" and self.plugin_pools:
             names.append("nvidia-device-plugin")
         if self.device_plugin in ("gpu-operator", "dra"):
             names.append("gpu-operator")
         if self.device_plugin == "dra":
             names.append("nvidia-dra-driver")
-        if self.dcgm == "chart":
+        if self.dcgm == "chart" and self.gpu_pools:
             names.append("dcgm-exporter")
+        if self.efa_device_plugin:
+            names.append("aws-efa-k8s-device-plugin")
         if self.keda:
             names.append("keda")
         if self.http_add_on:
@@ -87,6 +98,8 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
     configs: list[SharingConfig] = []
     for pool in cluster.node_pools:
         mode = pool.sharing.mode
+        if cloud.own_device_plugin(pool):
+            continue  # shared through the node image's own plugin (the pool's user data)
         if hands_out_gpus and (mode == "time-slicing" or mode == "mps"):
             configs.append(SharingConfig(config_name(pool), mode, pool.sharing.max_clients or 1))
     sharing = tuple(configs)
@@ -117,4 +130,22 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         leader_worker_set=spec.addons.gang_scheduling.leader_worker_set,
         cluster_autoscaler=cloud.cluster_autoscaler,
         region=cluster.region,
+        gpu_pools=tuple(p.name for p in cluster.node_pools),
+        plugin_pools=tuple(p.name for p in cluster.node_pools if not cloud.own_device_plugin(p)),
+        pool_tolerations=pool_tolerations(cluster),
+        efa_device_plugin=any(p.efa for p in cluster.node_pools),
     )
+
+
+def pool_tolerations(cluster: Cluster) -> tuple[tuple[str, str], ...]:
+    """(key, effect) of every GPU pool taint but nvidia.com/gpu:NoSchedule, in spec order.
+
+    The daemonsets tolerate a key with any value (operator Exists), so a pool's value can
+    change without re-rendering the platform stage.
+    """
+    seen: dict[tuple[str, str], None] = {}
+    for pool in cluster.node_pools:
+        for taint in pool.taints:
+            if not (taint.key == "nvidia.com/gpu" and taint.effect == "NoSchedule"):
+                seen.setdefault((taint.key, taint.effect), None)
+    return tuple(seen)

@@ -69,6 +69,8 @@ class StageSummary:
     cluster: str = ""
     cost: CostDelta | None = None
     """Node pools and cluster fees per month at min and max nodes, before and after."""
+    warnings: list[str] = field(default_factory=list)
+    """What the cloud says about changes that need care (e.g. reserved capacity updated)."""
 
     @property
     def has_changes(self) -> bool:
@@ -112,6 +114,7 @@ class StageSummary:
                 "max_after": self.gpus.max_after,
             },
             "cost": None if self.cost is None else self.cost.to_json(),
+            "warnings": list(self.warnings),
         }
 
     def lines(self) -> list[str]:
@@ -133,6 +136,7 @@ class StageSummary:
                 f"    {changes.element.label():<{width}}  {changes.headline():<8} ({detail})"
             )
             out.extend(f"      {reason}" for reason in changes.reasons)
+        out.extend(f"    ! {warning}" for warning in self.warnings)
         if self.gpus is not None:
             out.append(f"    {self.gpus.text()}")
         if self.cost is not None:
@@ -174,7 +178,25 @@ def summarize(
         env, stage, "planned", dict(counts), elements, gpu_delta(plan), cluster=cluster
     )
     summary.cost = cost_delta(plan, table, regions)
+    summary.warnings = pool_warnings(plan)
     return summary
+
+
+def pool_warnings(plan: Plan) -> list[str]:
+    """Each cloud's warnings about pool resources the plan updates in place."""
+    out: list[str] = []
+    for change in plan.changes:
+        cloud = target_of_resource(change.type)
+        if (
+            cloud is None
+            or change.type != cloud.pool_resource
+            or change.action is not Action.UPDATE
+        ):
+            continue
+        warning = cloud.pool_update_warning(change.before, change.after)
+        if warning is not None:
+            out.append(warning)
+    return out
 
 
 _KIND_ORDER = {"cluster": 0, "pool": 1, "platform": 2, "workload": 3, "other": 4}

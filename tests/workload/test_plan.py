@@ -67,8 +67,8 @@ def test_mig_workload_prefers_on_demand_then_spot_and_mounts_with_gcsfuse(tmp_pa
     [
         (
             "s3://bucket/org/model",
-            "s5cmd",
-            ("/s5cmd", "sync", "s3://bucket/org/model/*", "/models/model/"),
+            "aws-cli",
+            ("aws", "s3", "sync", "--only-show-errors", "s3://bucket/org/model", "/models/model"),
         ),
         ("hf://org/model", "vllm", ("huggingface-cli", "download", "org/model")),
         ("https://host/x/model.gguf", "curl", ("curl", "--fail")),

@@ -27,6 +27,10 @@ def platform_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
         },
         "kueue": plan.kueue,
         "leader_worker_set": plan.leader_worker_set,
+        "gpu_pools": list(plan.gpu_pools),
+        "plugin_pools": list(plan.plugin_pools),
+        "pool_tolerations": [{"key": k, "effect": e} for k, e in plan.pool_tolerations],
+        "efa_device_plugin": plan.efa_device_plugin,
         "cluster_autoscaler": {
             "enabled": plan.cluster_autoscaler,
             "cluster_name": cluster.name,

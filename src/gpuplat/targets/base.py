@@ -196,7 +196,8 @@ class Target:
         labels = dict(pool.labels)
         labels[POOL_LABEL] = pool.name
         labels.update(self.cloud_pool_labels(pool, plugin))
-        if plugin in ("nvidia-device-plugin", "gpu-operator") and pool.sharing.mode in SHARED_MODES:
+        shared = pool.sharing.mode in SHARED_MODES and not self.own_device_plugin(pool)
+        if plugin in ("nvidia-device-plugin", "gpu-operator") and shared:
             labels[DEVICE_PLUGIN_CONFIG_LABEL] = pool.name
         mig = pool.sharing.mode == "mig" and pool.sharing.profile
         if mig and self.operator_mig_strategy is not None:
@@ -206,6 +207,14 @@ class Target:
     def cloud_pool_labels(self, pool: NodePool, plugin: ResolvedPlugin) -> dict[str, str]:
         """Labels this cloud needs on a pool's nodes for the chosen device plugin."""
         return {}
+
+    def replica_devices(self, pools: list[NodePool], gpus: int) -> dict[str, str]:
+        """Extended resources besides GPUs a replica taking ``gpus`` requests on these pools."""
+        return {}
+
+    def own_device_plugin(self, pool: NodePool) -> bool:
+        """The pool's node image runs its own GPU device plugin (no Helm plugin there)."""
+        return False
 
     # --------------------------------------------------------------- roots and plans
 
@@ -223,6 +232,11 @@ class Target:
 
     def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
         """A planned pool resource (``pool_resource``) in the spec's terms, or None."""
+        return None
+
+    def pool_update_warning(self, before: object, after: object) -> str | None:
+        """What to tell the person applying a plan that updates a pool resource in place
+        (``before`` and ``after`` are its planned values), or None."""
         return None
 
     # --------------------------------------------------------------- nodes and their share

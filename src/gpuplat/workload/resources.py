@@ -18,7 +18,7 @@ from gpuplat.workload.quantity import cpu_millis, cpu_text, memory_mib, memory_t
 INIT_CPU_MILLIS = 1000
 INIT_MEMORY_MIB = 2048
 INIT_MEMORY_LIMIT_MIB = 4096
-"""A copier (gcloud, s5cmd, curl) streams files: a core and a few GiB are plenty."""
+"""A copier (gcloud, the AWS CLI, curl) streams files: a core and a few GiB are plenty."""
 FALLBACK = Reserve(cpu_millis=4000, memory_mib=16384)
 """Requests when the catalog does not know the pool's machine (no share can be computed)."""
 

@@ -14,7 +14,7 @@ from gpuplat.labels import POOL_LABEL
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import workload_pools
-from gpuplat.targets import device_plugin
+from gpuplat.targets import device_plugin, target
 from gpuplat.workload.budget import StartupBudget, startup_budget
 from gpuplat.workload.capacity import left_for
 from gpuplat.workload.health import Probes, probes
@@ -121,6 +121,8 @@ class ServingPlan:
     pod_annotations: dict[str, str] = field(default_factory=dict)
     automount_token: bool = False
     """Mount a service account token: only the Cloud Storage FUSE sidecar needs one."""
+    devices: dict[str, str] = field(default_factory=dict)
+    """Extended resources besides GPUs each replica takes (EKS: vpc.amazonaws.com/efa)."""
     device_class: str = DRA_DEVICE_CLASS
     pool_label: str = POOL_LABEL
 
@@ -131,7 +133,7 @@ class ServingPlan:
     @property
     def requests(self) -> dict[str, str]:
         """Requests of the server container (GPUs too, unless they come from a DRA claim)."""
-        out = {"cpu": self.cpu, "memory": self.memory, **self._gpus()}
+        out = {"cpu": self.cpu, "memory": self.memory, **self._gpus(), **self.devices}
         if self.ephemeral_storage is not None:
             out["ephemeral-storage"] = self.ephemeral_storage
         return out
@@ -141,7 +143,7 @@ class ServingPlan:
         """Memory is capped at its request, so a leaking server is restarted instead of starving
         its neighbours on a shared GPU node; CPU is not capped (throttling stalls token
         generation); GPU limits equal requests, as Kubernetes requires."""
-        return {"memory": self.memory, **self._gpus()}
+        return {"memory": self.memory, **self._gpus(), **self.devices}
 
     def _gpus(self) -> dict[str, str]:
         return {} if self.dra else {GPU_RESOURCE: str(self.gpu_count)}
@@ -228,6 +230,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         pod_labels=dict(sorted({**workload.pod_labels, **labels}.items())),
         pod_annotations=dict(sorted({**workload.pod_annotations, **weights.annotations}.items())),
         automount_token=weights.mode == "gcsfuse",
+        devices=target(cluster.cloud).replica_devices(pools, workload.gpus),
     )
 
 

@@ -8,12 +8,16 @@ from typing import Literal
 
 from gpuplat import targets
 from gpuplat.spec.model import Cluster, ModelWeights, Workload
+from gpuplat.workload.source import split_source
 
 MOUNT_PATH = "/models"
 # Pinned copier images. The GKE FUSE sidecar and GCS/S3 copies are what read the weights,
 # so a tag bump here is a reviewed change like any other.
 GCLOUD_IMAGE = "gcr.io/google.com/cloudsdktool/google-cloud-cli:530.0.0-slim"
-S5CMD_IMAGE = "peakcom/s5cmd:v2.3.0"
+# The AWS CLI, not s5cmd: on EKS the copier's only credentials are EKS Pod Identity's (a token
+# file and a credentials URL; IMDS is one hop away from pods), which an SDK must know to read
+# (AWS CLI v2 does); s5cmd's pinned Go SDK predates Pod Identity.
+AWS_CLI_IMAGE = "amazon/aws-cli:2.27.0"
 CURL_IMAGE = "curlimages/curl:8.11.1"
 # Options for mostly sequential multi-GB reads: parallel downloads into a file cache, no
 # metadata expiry (weights do not change under a running server), and wide read-ahead.
@@ -83,16 +87,9 @@ class Weights:
     """Pod annotations the weights need (the GKE Cloud Storage FUSE sidecar)."""
 
 
-def _split(source: str) -> tuple[str, str, str]:
-    """(scheme, bucket or host, path) of a URI such as ``gs://bucket/a/b``."""
-    scheme, _, rest = source.partition("://")
-    bucket, _, path = rest.partition("/")
-    return scheme, bucket, path.strip("/")
-
-
 def model_path(model: ModelWeights) -> str:
     """Where the server finds the weights: the same path whether they are copied or mounted."""
-    _scheme, bucket, path = _split(model.source)
+    _scheme, bucket, path = split_source(model.source)
     if model.mount == "image":
         return "/" + f"{bucket}/{path}".strip("/")
     basename = (path.rsplit("/", 1)[-1] if path else bucket) or "model"
@@ -107,7 +104,7 @@ def copy_size_gib(size_gb: float) -> int:
 def weights_for(workload: Workload, cluster: Cluster) -> Weights:
     """The weights plan of a workload on a cluster."""
     model = workload.model
-    scheme, bucket, path = _split(model.source)
+    scheme, bucket, path = split_source(model.source)
     target = model_path(model)
     if model.mount == "image":
         return Weights("image", model.source, MOUNT_PATH, target)
@@ -144,7 +141,7 @@ def _copier(
     if scheme == "gs":
         return GCLOUD_IMAGE, ("gcloud", "storage", "rsync", "--recursive", source, target)
     if scheme == "s3":
-        return S5CMD_IMAGE, ("/s5cmd", "sync", source.rstrip("/") + "/*", target + "/")
+        return AWS_CLI_IMAGE, ("aws", "s3", "sync", "--only-show-errors", source, target)
     if scheme == "hf":
         repo = source.removeprefix("hf://")
         # Model-server images ship the Hugging Face client; reuse the image already pulled.

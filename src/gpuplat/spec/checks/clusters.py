@@ -91,6 +91,10 @@ def _cidrs(cluster: Cluster, path: KeyPath, loc: Locator) -> Iterator[Diagnostic
         ((*path, "authorized_networks", k, "cidr"), a.cidr)
         for k, a in enumerate(net.authorized_networks)
     )
+    cidrs.extend(
+        ((*path, "private_endpoint_networks", k, "cidr"), a.cidr)
+        for k, a in enumerate(net.private_endpoint_networks)
+    )
     for cpath, text in cidrs:
         try:
             ipaddress.IPv4Network(text, strict=True)

@@ -169,7 +169,18 @@ class NodePool(SpecModel):
         "type (AL2023_x86_64_NVIDIA, BOTTLEROCKET_x86_64_NVIDIA). Default: the cloud's GPU "
         "image.",
     )
-    efa: bool = Field(False, description="EKS: attach Elastic Fabric Adapter interfaces.")
+    efa: bool = Field(
+        False,
+        description="EKS: attach Elastic Fabric Adapter interfaces (EFA with ENA on the first "
+        "network card, EFA-only on the others) and install the EFA device plugin. Needs one "
+        "zone.",
+    )
+    extra_machine_types: list[str] = Field(
+        default_factory=list,
+        description="EKS spot pools: more EC2 instance types with the same GPU model and count "
+        "(and at least the vCPUs and memory of machine_type), so the node group can launch "
+        "whichever has spot capacity. Checked against the catalog.",
+    )
 
 
 class KubernetesVersion(SpecModel):
@@ -213,6 +224,11 @@ class AwsAccount(SpecModel):
         description="KMS key ARN that envelope-encrypts Kubernetes secrets. Default: EKS's own "
         "encryption at rest.",
     )
+    ssm_access: bool = Field(
+        False,
+        description="Attach AmazonSSMManagedInstanceCore to the node role, so nodes can be "
+        "reached with Session Manager for debugging. Off: the nodes' role has no SSM access.",
+    )
 
 
 class AzureAccount(SpecModel):
@@ -255,6 +271,12 @@ class Network(SpecModel):
         default_factory=list,
         description="CIDRs allowed to reach the control plane. Empty: no restriction beyond "
         "the cloud's default.",
+    )
+    private_endpoint_networks: list[AuthorizedNetwork] = Field(
+        default_factory=list,
+        description="EKS: CIDRs inside the VPC or connected to it (CI runners, a VPN) allowed "
+        "to reach the private API endpoint on 443. Needed to apply the platform and serving "
+        "stages when public_endpoint is false.",
     )
 
 

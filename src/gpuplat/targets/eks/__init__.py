@@ -10,7 +10,7 @@ from gpuplat.catalog import Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
-from gpuplat.targets.base import InfraPart, KubeAuth, NameRule, Setting, Target
+from gpuplat.targets.base import InfraPart, KubeAuth, NameRule, ResolvedPlugin, Setting, Target
 from gpuplat.targets.eks import checks, infra, node
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.targets.planvalues import PlannedPool
@@ -58,7 +58,9 @@ class EKS(Target):
         Setting(("network", "subnet_ids")),
         Setting(("network", "vpc_cidr")),
         Setting(("network", "public_endpoint")),
+        Setting(("network", "private_endpoint_networks")),
         Setting(("node_pools", "*", "efa")),
+        Setting(("node_pools", "*", "extra_machine_types")),
         Setting(("node_pools", "*", "capacity", "block")),
     )
     default_device_plugin = "nvidia-device-plugin"
@@ -83,7 +85,7 @@ class EKS(Target):
     def check_cluster(
         self, spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator
     ) -> Iterator[Diagnostic]:
-        return checks.cluster(cluster, self.device_plugin(spec), base, loc)
+        return checks.cluster(spec, cluster, self.device_plugin(spec), base, loc)
 
     def check_pool(
         self,
@@ -95,6 +97,18 @@ class EKS(Target):
         loc: Locator,
     ) -> Iterator[Diagnostic]:
         return checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
+
+    def cloud_pool_labels(self, pool: NodePool, plugin: ResolvedPlugin) -> dict[str, str]:
+        return node.accelerator_labels(pool)
+
+    def replica_devices(self, pools: list[NodePool], gpus: int) -> dict[str, str]:
+        return node.replica_efa(pools, gpus)
+
+    def own_device_plugin(self, pool: NodePool) -> bool:
+        return node.bottlerocket(pool)
+
+    def pool_update_warning(self, before: object, after: object) -> str | None:
+        return node.reserved_update_warning(before, after)
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         return infra.part(self, env, cluster)

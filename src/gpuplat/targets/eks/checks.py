@@ -10,8 +10,9 @@ from urllib.parse import urlsplit
 
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, NodePool
-from gpuplat.spec.resolve import PoolGpu, version_tuple
+from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.spec.resolve import PoolGpu, version_tuple, workload_pools
+from gpuplat.targets.eks import nodegroup
 
 _AWS_ACCOUNT = re.compile(r"^\d{12}$")
 _IAM_PRINCIPAL = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+$")
@@ -43,7 +44,9 @@ def endpoint_problem(url: str) -> str | None:
     return None
 
 
-def cluster(cluster: Cluster, plugin: str, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+def cluster(
+    spec: Spec, cluster: Cluster, plugin: str, base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
     """The account block, the control plane's version, the system nodes and the network."""
     if cluster.aws is not None:
         yield from _aws(cluster, (*base, "aws"), loc)
@@ -69,6 +72,29 @@ def cluster(cluster: Cluster, plugin: str, base: KeyPath, loc: Locator) -> Itera
             f'cluster "{cluster.name}" is on EKS; use auto or nvidia-device-plugin',
         )
     yield from _network(cluster, (*base, "network"), loc)
+    yield from _weights(spec, cluster, loc)
+
+
+def _weights(spec: Spec, cluster: Cluster, loc: Locator) -> Iterator[Diagnostic]:
+    """Weights the pods of an EKS cluster can read: S3 (Pod Identity), Hugging Face, URLs."""
+    for i, workload in enumerate(spec.workloads):
+        pools = workload_pools(spec, workload).get(cluster.name, [])
+        if len({p.efa for p in pools}) > 1:
+            yield loc.warning(
+                ("workloads", i, "pool" if workload.pool else "accelerator"),
+                f'workload "{workload.name}" may run on EFA and non-EFA pools of cluster '
+                f'"{cluster.name}", so it requests no vpc.amazonaws.com/efa and NCCL falls back '
+                "to TCP even on the EFA nodes",
+                "name one pool (workloads[].pool), or give all its pools efa: true",
+            )
+        if cluster.name in workload.clusters and workload.model.source.startswith("gs://"):
+            yield loc.error(
+                ("workloads", i, "model", "source"),
+                f'workload "{workload.name}" reads gs:// weights on EKS cluster "{cluster.name}", '
+                "where its pods have AWS credentials only (EKS Pod Identity)",
+                "copy the weights to S3 (s3://bucket/path: gpuplat grants the workload read "
+                "access to exactly that prefix), or serve them from hf:// or an https:// URL",
+            )
 
 
 def _aws(cluster: Cluster, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
@@ -165,6 +191,14 @@ def _network(cluster: Cluster, path: KeyPath, loc: Locator) -> Iterator[Diagnost
             "authorized_networks limit the public endpoint, and public_endpoint is false",
             "remove authorized_networks, or set public_endpoint: true",
         )
+    if not net.public_endpoint and not net.private_endpoint_networks:
+        yield loc.warning(
+            (*path, "public_endpoint"),
+            "with public_endpoint false, only the cluster's own nodes reach the Kubernetes API: "
+            "the platform and serving stages cannot be applied from CI or a workstation",
+            "list the networks the runners are in (inside the VPC, or peered or connected to "
+            "it) under network.private_endpoint_networks; gpuplat allows them on port 443",
+        )
 
 
 def _new_vpc(cluster: Cluster, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
@@ -199,6 +233,7 @@ def pool(
 ) -> Iterator[Diagnostic]:
     """Reservations, zones of a new VPC, AMI types, EFA and MIG on one node group."""
     yield from _capacity(cluster, pool, base, loc)
+    yield from nodegroup.check(cluster, pool, gpu, plugin, base, loc)
     for z, zone in enumerate(pool.zones or ()):
         if cluster.network.vpc_cidr is not None and cluster.zones and zone not in cluster.zones:
             yield loc.error(

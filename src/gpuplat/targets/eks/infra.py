@@ -16,6 +16,8 @@ from gpuplat.render.naming import module_label
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool, version_tuple
 from gpuplat.targets.base import InfraPart, Target
+from gpuplat.targets.eks import node
+from gpuplat.targets.eks.identity import workload_identities
 from gpuplat.targets.planvalues import PlannedPool, first, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 
@@ -127,6 +129,16 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
         "endpoint": {
             "public": network.public_endpoint,
             "public_cidrs": public_cidrs if network.public_endpoint else [],
+            **(
+                {
+                    "private_networks": [
+                        {"cidr": n.cidr, "description": n.name} if n.name else {"cidr": n.cidr}
+                        for n in network.private_endpoint_networks
+                    ]
+                }
+                if network.private_endpoint_networks
+                else {}
+            ),
         },
         "admins": list(aws.admins) if aws is not None else [],
         "secrets_kms_key_arn": aws.kms_key_arn if aws is not None else None,
@@ -136,8 +148,13 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
             "min_nodes": cluster.system_pool.min_nodes,
             "max_nodes": cluster.system_pool.max_nodes,
         },
-        "tags": tags,
     }
+    if aws is not None and aws.ssm_access:
+        args["ssm_access"] = True
+    identities = workload_identities(env.spec, cluster)
+    if identities:
+        args["workload_identities"] = identities
+    args["tags"] = tags
     return {
         "cloud": "eks",
         "name": cluster.name,
@@ -206,11 +223,21 @@ def pool_view(
         "subnet_ids": subnets,
         "name": pool.name,
         "instance_type": pool.machine_type,
+        **(
+            {"extra_instance_types": list(pool.extra_machine_types)}
+            if pool.extra_machine_types
+            else {}
+        ),
         "ami_type": ami_type(shape.arch if shape else "x86_64", pool.image, pool.driver.install),
         "gpus_per_node": gpu.gpus_per_node,
         # What one node advertises as nvidia.com/gpu: shared or MIG slices count, not GPUs.
         # Under DRA, GPUs are claimed through ResourceSlices instead.
         "advertised_gpus": 0 if target.device_plugin(env.spec) == "dra" else gpu.units_per_node,
+        # Pods request ephemeral storage (copied weights): without this tag the autoscaler's
+        # template node at zero nodes has none, and such a pod never scales the group up.
+        "template_resources": {
+            "ephemeral-storage": f"{node.ephemeral_allocatable_gib(pool.disk.size_gb)}Gi"
+        },
         "capacity": capacity_view(pool),
         "scaling": {
             "min_nodes": pool.autoscaling.min_nodes,
@@ -223,14 +250,15 @@ def pool_view(
         ],
     }
     if pool.efa:
-        interfaces = shape.efa_interfaces if shape is not None and shape.efa_interfaces else 1
         args["efa"] = {
-            "interfaces": interfaces,
+            "interfaces": node.efa_interfaces(pool.machine_type),
             "vpc_id": raw(f"{ref}.vpc_id"),
             "security_group_ids": [raw(f"{ref}.cluster_security_group_id")],
         }
     if pool.placement.compact:
         args["compact_placement"] = True
+    if node.bottlerocket(pool) and pool.sharing.mode == "time-slicing":
+        args["bottlerocket_time_slicing"] = pool.sharing.max_clients or 2
     args["tags"] = resource_labels(env, cluster)
     return {
         "name": pool.name,
@@ -249,10 +277,18 @@ def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
     if low is None or high is None:
         return None
     types = values.get("instance_types")
+    tags = values.get("tags")
+    tags = tags if isinstance(tags, Mapping) else {}
     machine = types[0] if isinstance(types, list) and types and isinstance(types[0], str) else None
+    if machine is None and isinstance(tags.get(node.INSTANCE_TYPE_TAG), str):
+        # A Capacity Block's instance type is in its launch template; the module repeats it
+        # in this tag.
+        machine = str(tags[node.INSTANCE_TYPE_TAG])
     capacity = {"SPOT": "spot", "CAPACITY_BLOCK": "capacity-block"}.get(
         str(values.get("capacity_type") or "ON_DEMAND"), "on-demand"
     )
+    if capacity == "on-demand" and tags.get(node.RESERVATION_TAG):
+        capacity = "reservation"
     shape = catalog.shape("eks", machine) if machine else None
     gpus = shape.gpu_count if shape is not None and shape.gpu_count else None
     return PlannedPool("eks", machine, capacity, low, high, gpus)

@@ -1,4 +1,4 @@
-"""What an EKS node keeps for itself, so the rest can be divided among a node group's replicas.
+"""What an EKS node keeps for itself and tells the autoscaler, and how its node group reads in a plan.
 
 The EKS optimized AMIs configure the kubelet with nodeadm (awslabs/amazon-eks-ami,
 nodeadm/internal/kubelet/config.go): kubeReserved CPU is 6% of the first core, 1% of the
@@ -10,8 +10,17 @@ nodeadm's eni-max-pods.txt: number of ENIs x (IPv4 addresses per ENI - 1) + 2.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
+from gpuplat import catalog
 from gpuplat.catalog import Shape
+from gpuplat.spec.model import NodePool
 from gpuplat.targets.node_reserve import Reserve, tiers
+
+INSTANCE_TYPE_TAG = "gpuplat.dev/instance-type"
+RESERVATION_TAG = "gpuplat.dev/capacity-reservation"
+"""Node group tags naming what its launch template holds, for reading plans of the group alone."""
 
 _CPU_TIERS = ((1000, 0.06), (1000, 0.01), (2000, 0.005))
 EVICTION_MIB = 100
@@ -52,3 +61,88 @@ def kubelet_reserve(shape: Shape) -> Reserve:
 def ephemeral_reserve_gb(disk_gb: int) -> float:
     """Boot disk nodeadm keeps from pods: kubeReserved 1 GiB and the 10% eviction threshold."""
     return 1.074 + 0.10 * disk_gb
+
+
+ACCELERATOR_LABEL = "k8s.amazonaws.com/accelerator"
+"""The cluster autoscaler (>= 1.15, AWS) reads a node with this label as a GPU node that will
+advertise GPUs, and waits for the device plugin instead of scaling out again (its AWS
+README, "Special note on GPU instances")."""
+ROLLING_KEYS = ("version", "release_version", "launch_template")
+"""Node group values whose change replaces the nodes (a new AMI or launch template version)."""
+
+
+def bottlerocket(pool: NodePool) -> bool:
+    """The pool runs a Bottlerocket NVIDIA AMI, which ships its own NVIDIA device plugin."""
+    return (pool.image or "").startswith("BOTTLEROCKET")
+
+
+def accelerator_labels(pool: NodePool) -> dict[str, str]:
+    """``k8s.amazonaws.com/accelerator`` with the GPU of the pool's instance type, e.g. nvidia-l4."""
+    shape = catalog.shape("eks", pool.machine_type)
+    model = shape.gpu_model if shape is not None and shape.gpu_model else pool.accelerator
+    if not model:
+        return {}
+    value = re.sub(r"[^a-z0-9.-]+", "-", model.lower()).strip("-.")
+    return {ACCELERATOR_LABEL: value if value.startswith("nvidia") else f"nvidia-{value}"}
+
+
+def ephemeral_allocatable_gib(disk_gb: int) -> int:
+    """Ephemeral storage a node offers pods (GiB, rounded down): its disk less nodeadm's reserve.
+
+    The volume is sized in GiB (EBS), the reserve in GB-ish figures; rounding down keeps the
+    autoscaler's template node no larger than a real one.
+    """
+    return int(disk_gb - ephemeral_reserve_gb(disk_gb))
+
+
+def reserved_update_warning(before: object, after: object) -> str | None:
+    """A warning for an in-place update that replaces the nodes of a reserved node group.
+
+    EKS replaces a managed node group's nodes by launching new ones first, whatever
+    max_unavailable says; a Capacity Block or a targeted reservation has no spare instance,
+    so the update fails (NodeCreationFailure). EKS's Capacity Blocks guide says to set the
+    desired size to 0 before upgrading. The aws provider's update_config.update_strategy
+    (MINIMAL: terminate first) exists only from 6.26, beyond what these modules are checked on.
+    """
+    if not isinstance(before, Mapping) or not isinstance(after, Mapping):
+        return None
+    tags = after.get("tags") if isinstance(after.get("tags"), Mapping) else {}
+    assert isinstance(tags, Mapping)
+    block = after.get("capacity_type") == "CAPACITY_BLOCK"
+    reservation = tags.get(RESERVATION_TAG)
+    if not block and not reservation:
+        return None
+    if not any(before.get(key) != after.get(key) for key in ROLLING_KEYS):
+        return None
+    what = "a Capacity Block" if block else f"capacity reservation {reservation}"
+    name = after.get("node_group_name") or before.get("node_group_name") or "?"
+    return (
+        f"node group {name} runs on {what}: this update replaces its nodes, and EKS launches "
+        "the new nodes before removing the old, for which the reservation has no room "
+        "(NodeCreationFailure). Scale it to 0 first (drain, then `aws eks "
+        "update-nodegroup-config --scaling-config minSize=0,desiredSize=0`), apply, then let "
+        "the autoscaler scale it up again"
+    )
+
+
+EFA_RESOURCE = "vpc.amazonaws.com/efa"
+
+
+def efa_interfaces(machine_type: str) -> int:
+    """EFA interfaces gpuplat attaches to a node (one per network card that has EFA)."""
+    shape = catalog.shape("eks", machine_type)
+    return shape.efa_interfaces if shape is not None and shape.efa_interfaces else 1
+
+
+def replica_efa(pools: list[NodePool], gpus: int) -> dict[str, str]:
+    """EFA devices a replica requests: its share of a node's interfaces, by its share of the
+    GPUs (all of them for a whole-node replica). Only when every pool it may run on has EFA:
+    a request no node of some pool advertises would keep the replica off that pool."""
+    if not pools or not all(p.efa for p in pools):
+        return {}
+    counts = []
+    for pool in pools:
+        shape = catalog.shape("eks", pool.machine_type)
+        per_node = shape.gpu_count if shape is not None and shape.gpu_count else 1
+        counts.append(max(1, efa_interfaces(pool.machine_type) * min(gpus, per_node) // per_node))
+    return {EFA_RESOURCE: str(min(counts))}

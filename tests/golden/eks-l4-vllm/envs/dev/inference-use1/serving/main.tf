@@ -108,12 +108,14 @@ module "serve_chat_inference-use1" {
   weights = {
     init = {
       command = [
-        "/s5cmd",
+        "aws",
+        "s3",
         "sync",
-        "s3://acme-models/meta-llama/Llama-3.2-3B-Instruct/*",
-        "/models/Llama-3.2-3B-Instruct/",
+        "--only-show-errors",
+        "s3://acme-models/meta-llama/Llama-3.2-3B-Instruct",
+        "/models/Llama-3.2-3B-Instruct",
       ]
-      image = "peakcom/s5cmd:v2.3.0"
+      image = "amazon/aws-cli:2.27.0"
       resources = {
         limits = {
           memory = "4Gi"

@@ -3,7 +3,7 @@
 
 # VPC of EKS cluster inference-use1: 10.50.0.0/16, private subnets behind NAT
 module "network_inference-use1" {
-  source = "../../../../modules/eks-network/1.0.0"
+  source = "../../../../modules/eks-network/1.0.1"
 
   name         = "inference-use1"
   vpc_cidr     = "10.50.0.0/16"
@@ -18,7 +18,7 @@ module "network_inference-use1" {
 
 # EKS cluster inference-use1 in us-east-1
 module "cluster_inference-use1" {
-  source = "../../../../modules/eks-cluster/1.0.0"
+  source = "../../../../modules/eks-cluster/1.1.0"
 
   name               = "inference-use1"
   kubernetes_version = "1.34"
@@ -38,6 +38,18 @@ module "cluster_inference-use1" {
     max_nodes     = 3
     min_nodes     = 1
   }
+  workload_identities = {
+    chat = {
+      namespace = "chat"
+      s3_read = [
+        {
+          bucket = "acme-models"
+          prefix = "meta-llama/Llama-3.2-3B-Instruct"
+        },
+      ]
+      service_account = "chat"
+    }
+  }
   tags = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-inference"
@@ -47,7 +59,7 @@ module "cluster_inference-use1" {
 
 # GPU node group l4-shared of inference-use1: g6.xlarge (1x L4)
 module "pool_inference-use1_l4-shared" {
-  source = "../../../../modules/eks-gpu-node-group/1.0.0"
+  source = "../../../../modules/eks-gpu-node-group/1.1.0"
 
   cluster_name       = module.cluster_inference-use1.name
   kubernetes_version = module.cluster_inference-use1.kubernetes_version
@@ -58,6 +70,9 @@ module "pool_inference-use1_l4-shared" {
   ami_type           = "AL2023_x86_64_NVIDIA"
   gpus_per_node      = 1
   advertised_gpus    = 2
+  template_resources = {
+    ephemeral-storage = "178Gi"
+  }
   capacity = {
     type = "ON_DEMAND"
   }
@@ -71,6 +86,7 @@ module "pool_inference-use1_l4-shared" {
   }
   labels = {
     "gpuplat.dev/pool"                = "l4-shared"
+    "k8s.amazonaws.com/accelerator"   = "nvidia-l4"
     "nvidia.com/device-plugin.config" = "l4-shared"
     team                              = "ml-platform"
   }

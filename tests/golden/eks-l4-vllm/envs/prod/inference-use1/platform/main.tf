@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster inference-use1: cluster-autoscaler, dcgm-exporter, nvidia-device-plugin
 module "platform_inference-use1" {
-  source = "../../../../modules/gpu-platform/1.1.0"
+  source = "../../../../modules/gpu-platform/1.2.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-use1
     helm       = helm.cluster_inference-use1
@@ -29,6 +29,10 @@ module "platform_inference-use1" {
   }
   kueue             = false
   leader_worker_set = false
+  gpu_pools         = ["l4-shared"]
+  plugin_pools      = ["l4-shared"]
+  pool_tolerations  = []
+  efa_device_plugin = false
   cluster_autoscaler = {
     cluster_name = "inference-use1"
     enabled      = true

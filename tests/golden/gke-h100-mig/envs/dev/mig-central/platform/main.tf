@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster mig-central: none beyond the cloud's own
 module "platform_mig-central" {
-  source = "../../../../modules/gpu-platform/1.1.0"
+  source = "../../../../modules/gpu-platform/1.2.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
     helm       = helm.cluster_mig-central
@@ -23,6 +23,10 @@ module "platform_mig-central" {
   }
   kueue             = false
   leader_worker_set = false
+  gpu_pools         = ["h100-mig", "h100-mig-spot"]
+  plugin_pools      = ["h100-mig", "h100-mig-spot"]
+  pool_tolerations  = []
+  efa_device_plugin = false
   cluster_autoscaler = {
     cluster_name = "mig-central"
     enabled      = false

@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster inference-us: none beyond the cloud's own
 module "platform_inference-us" {
-  source = "../../../../modules/gpu-platform/1.1.0"
+  source = "../../../../modules/gpu-platform/1.2.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
     helm       = helm.cluster_inference-us
@@ -23,6 +23,10 @@ module "platform_inference-us" {
   }
   kueue             = false
   leader_worker_set = false
+  gpu_pools         = ["l4-shared"]
+  plugin_pools      = ["l4-shared"]
+  pool_tolerations  = []
+  efa_device_plugin = false
   cluster_autoscaler = {
     cluster_name = "inference-us"
     enabled      = false
