@@ -56,8 +56,9 @@ def make_project(folder: Path, endpoint: str) -> Path:
     assert gpuplat("-C", str(folder), "render").returncode == 0
     for env in ("dev", "prod"):
         (folder / "envs" / env / CLUSTER / "infra" / "moto_override.tf").write_text(
-            f'module "cluster_{CLUSTER}" {{\n  addons             = {{}}\n'
-            "  cluster_autoscaler = { enabled = false }\n}\n",
+            f'module "cluster_{CLUSTER}" {{\n  addons              = {{}}\n'
+            "  cluster_autoscaler  = { enabled = false }\n"
+            "  workload_identities = {}\n}\n",
             encoding="utf-8",
         )
     return folder
@@ -129,9 +130,9 @@ def test_plan_apply_refuse_replacements_drift_and_destroy(moto: MotoServer, tmp_
     assert planned.returncode == 10, planned.stderr
     assert planned.stdout.splitlines()[:4] == [
         f"Plan for dev, cluster {CLUSTER}:",
-        "  infra: 45 to create, 0 to update, 0 to replace, 0 to destroy",
-        f"    cluster {CLUSTER}         create   (36 create)",
-        f"    pool {CLUSTER}/l4-shared  create   (9 create)",
+        "  infra: 48 to create, 0 to update, 0 to replace, 0 to destroy",
+        f"    cluster {CLUSTER}         create   (37 create)",
+        f"    pool {CLUSTER}/l4-shared  create   (11 create)",
     ]
     assert "GPUs at min: 0 -> 0; at max: 0 -> 2 (+2)" in planned.stdout
     assert (project / "envs/dev/.plans/inference-use1/infra.tfplan").is_file()

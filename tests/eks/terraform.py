@@ -13,12 +13,14 @@ from tests.support.specs import project
 
 EXAMPLE = "eks-l4-vllm"
 VARIANT_PATCHES = (
-    # An H100 capacity block with EFA in a cluster placement group, admins, a KMS key.
+    # An H100 capacity block with EFA (no new placement group: EC2 refuses one with reserved
+    # capacity), Bottlerocket time-slicing, admins, a KMS key, SSM access.
     (
         '    kubernetes:\n      version: "1.34"\n',
         '    kubernetes:\n      version: "1.33"\n    aws:\n'
         "      admins: [arn:aws:iam::123456789012:role/platform-admins]\n"
-        "      kms_key_arn: arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef\n",
+        "      kms_key_arn: arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef\n"
+        "      ssm_access: true\n",
     ),
     (
         "        labels:\n          team: ml-platform\n",
@@ -27,10 +29,11 @@ VARIANT_PATCHES = (
         "        capacity:\n          type: reservation\n"
         "          reservation: cr-0123456789abcdef0\n          block: true\n"
         "        autoscaling:\n          min_nodes: 0\n          max_nodes: 2\n"
-        "        placement:\n          compact: true\n        efa: true\n"
+        "        efa: true\n"
         "        taints:\n          - key: dedicated\n            value: training\n"
         "            effect: NoExecute\n"
         "      - name: t4g\n        machine_type: g5g.xlarge\n        image: BOTTLEROCKET_ARM_64_NVIDIA\n"
+        "        sharing:\n          mode: time-slicing\n          max_clients: 4\n"
         "        capacity:\n          type: reservation\n"
         "          reservation: cr-0123456789abcdef1\n        zones: [us-east-1b]\n",
     ),
@@ -42,6 +45,7 @@ VARIANT_PATCHES = (
         "    network:\n      network: vpc-0123456789abcdef0\n"
         "      subnet_ids: [subnet-0123456789abcdef0, subnet-0123456789abcdef1]\n"
         "      public_endpoint: false\n"
+        "      private_endpoint_networks:\n        - cidr: 10.8.0.0/16\n          name: ci-runners\n"
         "    system_pool:\n      machine_type: m7g.large\n      min_nodes: 2\n"
         "    node_pools:\n      - name: l40s\n        machine_type: g6e.12xlarge\n"
         "        zones: [us-west-2a]\n        driver:\n          install: none\n"

@@ -44,6 +44,9 @@ MOTO_MISSING_APIS = {
     "kube-proxy, CoreDNS and Pod Identity Agent add-ons cannot be created",
     "cluster_autoscaler": "moto has no EKS Pod Identity API (CreatePodIdentityAssociation): "
     "the autoscaler's role is not bound to its service account",
+    "workload_identities": "the same Pod Identity API: the workload's weights-reading role and "
+    "its association are not created (their policy is checked by terraform validate and "
+    "test_eks_right.py only)",
 }
 """Module arguments the test overrides, and why. The example has no admins; moto has no
 access-entry API either."""
@@ -109,6 +112,7 @@ def override(module: str) -> str:
     ]
     lines.append("  addons             = {}")
     lines.append("  cluster_autoscaler = { enabled = false }")
+    lines.append("  workload_identities = {}")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -193,6 +197,7 @@ def test_example_infra_applies_replans_and_destroys_on_moto(
         "gpus_per_node": 1,
         "labels": {
             "gpuplat.dev/pool": "l4-shared",
+            "k8s.amazonaws.com/accelerator": "nvidia-l4",
             "nvidia.com/device-plugin.config": "l4-shared",
             "team": "ml-platform",
         },
@@ -235,11 +240,32 @@ def test_example_infra_applies_replans_and_destroys_on_moto(
         "k8s.io/cluster-autoscaler/enabled": "true",
         f"k8s.io/cluster-autoscaler/{CLUSTER}": "owned",
         f"{template_prefix}/resources/nvidia.com/gpu": "2",
+        # 200 GB disk less nodeadm's 1 GiB + 10% reserve: what a pod's ephemeral-storage
+        # request is scheduled against on a node of this group.
+        f"{template_prefix}/resources/ephemeral-storage": "178Gi",
+        f"{template_prefix}/label/k8s.amazonaws.com/accelerator": "nvidia-l4",
         f"{template_prefix}/label/gpuplat.dev/pool": "l4-shared",
         f"{template_prefix}/label/nvidia.com/device-plugin.config": "l4-shared",
         f"{template_prefix}/label/team": "ml-platform",
         f"{template_prefix}/taint/nvidia.com/gpu": "present:NoSchedule",
     }
+    # Least privilege: the nodes pull images and join, nothing more; the VPC CNI's permissions
+    # are on a role only pods of aws-node can assume (Pod Identity).
+    iam = moto.client("iam")
+    node_role = group["nodeRole"].rsplit("/", 1)[-1]
+    attached = {
+        p["PolicyName"]
+        for p in iam.list_attached_role_policies(RoleName=node_role)["AttachedPolicies"]
+    }
+    assert attached == {"AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly"}
+    cni = [r for r in iam.list_roles()["Roles"] if "-vpc-cni-" in r["RoleName"]]
+    assert len(cni) == 1
+    trust = cni[0]["AssumeRolePolicyDocument"]["Statement"][0]
+    assert trust["Principal"] == {"Service": "pods.eks.amazonaws.com"}
+    assert [
+        p["PolicyName"]
+        for p in iam.list_attached_role_policies(RoleName=cni[0]["RoleName"])["AttachedPolicies"]
+    ] == ["AmazonEKS_CNI_Policy"]
     ec2 = moto.client("ec2")
     vpc = [v for v in ec2.describe_vpcs()["Vpcs"] if v["CidrBlock"] == "10.40.0.0/16"]
     assert len(vpc) == 1

@@ -98,3 +98,59 @@ def test_values_keep_their_types(case: str, tmp_path: Path) -> None:
         assert operator["driver"] == {"enabled": True}
         assert operator["migManager"] == {"enabled": True}
         assert values["dra"]["nvidiaDriverRoot"] == "/run/nvidia/driver"
+
+
+@pytest.mark.terraform
+def test_gpu_daemonsets_tolerate_pool_taints_and_dcgm_stays_on_gpu_pools(tmp_path: Path) -> None:
+    """Every GPU daemonset tolerates the pools' own taints; DCGM and the device plugin get
+    node affinity to the pools they serve (the chart values named in the module's comments)."""
+    files = release_files(latest("gpu-platform"))
+    for name in ("variables.tf", "values.tf"):
+        (tmp_path / name).write_text(files[name])
+    inputs = {
+        "cloud": "eks",
+        "device_plugin": "nvidia-device-plugin",
+        "gpu_pools": ["l4", "h100", "br"],
+        "plugin_pools": ["l4", "h100"],
+        "pool_tolerations": [{"key": "dedicated", "effect": "NoExecute"}],
+        "charts": {},
+    }
+    (tmp_path / "terraform.tfvars.json").write_text(json.dumps(inputs))
+    expression = (
+        "jsonencode({device = local.device_plugin_values, operator = local.operator_values, "
+        "dra = local.dra_values, dcgm = local.dcgm_values, efa = local.efa_values})"
+    )
+    done = subprocess.run(
+        [terraform_bin(), "console"],
+        input=expression + "\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=terraform_env(tmp_path),
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    values = json.loads(json.loads(done.stdout.strip()))
+    expected = [
+        {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+        {"key": "dedicated", "operator": "Exists", "effect": "NoExecute"},
+    ]
+    device, operator = values["device"], values["operator"]
+    assert device["tolerations"] == expected  # device plugin and its GFD daemonset
+    assert device["nfd"]["worker"]["tolerations"] == expected
+    assert operator["daemonsets"]["tolerations"] == expected
+    assert operator["node-feature-discovery"]["worker"]["tolerations"] == expected
+    assert values["dra"]["kubeletPlugin"]["tolerations"] == expected
+    assert values["dcgm"]["tolerations"] == expected
+    assert values["efa"]["tolerations"] == expected
+
+    def pools_of(affinity: dict[str, object]) -> list[str]:
+        terms = affinity["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]  # type: ignore[index]
+        (term,) = terms["nodeSelectorTerms"]  # type: ignore[index]
+        (match,) = term["matchExpressions"]
+        assert (match["key"], match["operator"]) == ("gpuplat.dev/pool", "In")
+        return list(match["values"])
+
+    assert pools_of(values["dcgm"]["affinity"]) == ["l4", "h100", "br"]
+    assert pools_of(device["affinity"]) == ["l4", "h100"]

@@ -40,8 +40,6 @@ H100_POOL = """        disk:
         autoscaling:
           min_nodes: 0
           max_nodes: 2
-        placement:
-          compact: true
         efa: true
         taints:
           - key: dedicated
@@ -137,6 +135,7 @@ def test_example_pool_labels_taints_and_autoscaler_inputs(tmp_path: Path) -> Non
     # The pool label places workloads; the device-plugin label selects the time-slicing config.
     assert pargs["labels"] == {
         "gpuplat.dev/pool": "l4-shared",
+        "k8s.amazonaws.com/accelerator": "nvidia-l4",
         "nvidia.com/device-plugin.config": "l4-shared",
         "team": "ml-platform",
     }
@@ -148,7 +147,9 @@ def test_example_pool_labels_taints_and_autoscaler_inputs(tmp_path: Path) -> Non
     assert args(prod_pool)["scaling"] == {"min_nodes": 1, "max_nodes": 8}
 
 
-def test_capacity_block_efa_and_compact_placement(tmp_path: Path) -> None:
+def test_capacity_block_with_efa(tmp_path: Path) -> None:
+    # No placement.compact: a new cluster placement group and a Capacity Block are refused
+    # together (tests/eks/cases/eks-right-on-aws.case).
     envs = load(tmp_path, ((POOL_BLOCK, H100_POOL),))
     pool = pools(cluster(envs["dev"]))["h100"]
     pargs = args(pool)
@@ -157,7 +158,7 @@ def test_capacity_block_efa_and_compact_placement(tmp_path: Path) -> None:
         "reservation_id": "cr-0123456789abcdef0",
     }
     assert pargs["gpus_per_node"] == 8 and pargs["advertised_gpus"] == 8
-    assert pargs["compact_placement"] is True
+    assert "compact_placement" not in pargs
     efa = pargs["efa"]
     assert isinstance(efa, dict)
     assert efa["interfaces"] == 32  # p5.48xlarge: one EFA interface per network card
@@ -170,7 +171,10 @@ def test_capacity_block_efa_and_compact_placement(tmp_path: Path) -> None:
         "module.network_inference-use1.subnet_ids_by_zone[zone]])"
     )
     assert pargs["taints"] == [{"key": "dedicated", "value": "training", "effect": "NO_EXECUTE"}]
-    assert pargs["labels"] == {"gpuplat.dev/pool": "h100"}
+    assert pargs["labels"] == {
+        "gpuplat.dev/pool": "h100",
+        "k8s.amazonaws.com/accelerator": "nvidia-h100-80gb",
+    }
 
 
 def test_on_demand_capacity_reservation_is_not_a_block() -> None:

@@ -18,17 +18,19 @@ def check(
     cluster: Cluster, pool: NodePool, gpu: PoolGpu, plugin: str, base: KeyPath, loc: Locator
 ) -> Iterator[Diagnostic]:
     """Every node-group rule below, for one pool."""
-    yield from _efa(cluster, pool, base, loc)
+    yield from _efa(cluster, pool, gpu, base, loc)
     yield from _placement(pool, base, loc)
     yield from _extra_types(pool, gpu, base, loc)
     yield from _bottlerocket(pool, plugin, base, loc)
 
 
-def _efa(cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+def _efa(
+    cluster: Cluster, pool: NodePool, gpu: PoolGpu, base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
     # EFA traffic does not cross availability zones (EC2 EFA docs), and a node group spanning
     # zones puts half its nodes out of reach of the other half.
-    if not pool.efa:
-        return
+    if not pool.efa or (gpu.shape is not None and not gpu.shape.efa):
+        return  # an instance type without EFA is reported as such
     zones = pool.zones if pool.zones is not None else cluster.zones
     if len(zones) != 1:
         have = f"{len(zones)} zones" if zones else "no zone set, so every zone of the cluster"
