@@ -5,6 +5,10 @@ checks here), so it shows what the module would ask EC2, EKS and Auto Scaling fo
 cluster-autoscaler node-template tags, the EFA interfaces of the launch template, the
 Bottlerocket user data and the instance types. What EC2 does with them is not run here (see the
 README's "verified by reading docs vs ran here" list).
+
+The same plan holds the eks-cluster module's weights-reading role and policy (targeted: the rest
+of that module reads subnets from the EC2 API). moto has no Pod Identity API, so this plan is
+where the policy's value is proven; its association is planned nowhere here.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import json
 import pytest
 
 from gpuplat.releases.versions import latest, release_files
+from gpuplat.targets import target
 from tests.eks.terraform import mirror_env, terraform
 
 pytestmark = pytest.mark.terraform
@@ -69,27 +74,57 @@ CALLS = {
 }
 
 
+CLUSTER = """
+module "cluster" {
+  source  = "../eks-cluster"
+  name    = "c"
+  network = { subnet_ids = ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"] }
+  workload_identities = {
+    chat = {
+      namespace       = "serving"
+      service_account = "chat"
+      s3_read         = [{ bucket = "acme-models", prefix = "meta-llama/Llama-3.2-3B-Instruct" }]
+    }
+  }
+}
+"""
+TARGETS = (
+    *(f"module.{name}" for name in ("p5", "br", "spot")),
+    'module.cluster.aws_iam_role_policy.workload["chat"]',
+)
+
+
 @pytest.fixture(scope="module")
 def planned(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
     """address -> planned values, for every resource of the three calls (one init, one plan)."""
     tmp = tmp_path_factory.mktemp("node-group-plan")
-    module = tmp / "module"
-    module.mkdir()
-    for name, text in release_files(latest("eks-gpu-node-group")).items():
-        if name.endswith(".tf"):
-            (module / name).write_text(text, encoding="utf-8")
+    for folder, release in (("module", "eks-gpu-node-group"), ("eks-cluster", "eks-cluster")):
+        module = tmp / folder
+        module.mkdir()
+        for name, text in release_files(latest(release)).items():
+            if name.endswith(".tf"):
+                (module / name).write_text(text, encoding="utf-8")
     root = tmp / "root"
     root.mkdir()
     calls = "".join(
         f'\nmodule "{name}" {{\n  source = "../module"\n{COMMON}{body}}}\n'
         for name, body in CALLS.items()
     )
-    (root / "main.tf").write_text(PROVIDER + calls, encoding="utf-8")
+    (root / "main.tf").write_text(PROVIDER + calls + CLUSTER, encoding="utf-8")
     env = mirror_env(tmp / "tf")
     init = terraform(["init", "-backend=false", "-input=false", "-no-color"], root, env)
     assert init.returncode == 0, init.stderr
     plan = terraform(
-        ["plan", "-input=false", "-no-color", "-refresh=false", "-out=plan.tfplan"], root, env
+        [
+            "plan",
+            "-input=false",
+            "-no-color",
+            "-refresh=false",
+            *(f"-target={t}" for t in TARGETS),
+            "-out=plan.tfplan",
+        ],
+        root,
+        env,
     )
     assert plan.returncode == 0, plan.stderr
     shown = terraform(["show", "-json", "plan.tfplan"], root, env)
@@ -156,3 +191,55 @@ def test_bottlerocket_time_slicing_is_user_data(planned: dict[str, dict[str, obj
 def test_spot_group_lists_its_equivalent_types(planned: dict[str, dict[str, object]]) -> None:
     group = planned["module.spot.aws_eks_node_group.this"]
     assert group["instance_types"] == ["g6.2xlarge", "g6.4xlarge"]
+
+
+def test_nodes_keep_imds_to_themselves(planned: dict[str, dict[str, object]]) -> None:
+    # One hop: a pod's packets to IMDS take a second hop, so pods get no node credentials;
+    # the weights copier's credentials come from Pod Identity instead (next test).
+    for module in CALLS:
+        options = planned[f"module.{module}.aws_launch_template.this"]["metadata_options"]
+        assert isinstance(options, list)
+        assert options[0]["http_tokens"] == "required"
+        assert options[0]["http_put_response_hop_limit"] == 1
+
+
+def test_weights_role_reads_exactly_the_model_prefix(
+    planned: dict[str, dict[str, object]],
+) -> None:
+    role = planned['module.cluster.aws_iam_role.workload["chat"]']
+    trust = json.loads(str(role["assume_role_policy"]))["Statement"]
+    assert [(s["Principal"], s["Action"]) for s in trust] == [
+        ({"Service": "pods.eks.amazonaws.com"}, ["sts:AssumeRole", "sts:TagSession"])
+    ]
+    policy = planned['module.cluster.aws_iam_role_policy.workload["chat"]']
+    statements = json.loads(str(policy["policy"]))["Statement"]
+    prefix = "meta-llama/Llama-3.2-3B-Instruct"
+    assert statements == [
+        {
+            "Sid": "ReadWeights",
+            "Effect": "Allow",
+            "Action": ["s3:GetObject"],
+            "Resource": [f"arn:aws:s3:::acme-models/{prefix}/*"],
+        },
+        {
+            "Sid": "ListWeights0",
+            "Effect": "Allow",
+            "Action": ["s3:ListBucket"],
+            "Resource": "arn:aws:s3:::acme-models",
+            "Condition": {"StringLike": {"s3:prefix": [prefix, f"{prefix}/*"]}},
+        },
+    ]
+
+
+def test_plan_summary_counts_a_capacity_block_groups_gpus(
+    planned: dict[str, dict[str, object]],
+) -> None:
+    # The planned node group has no instance_types (a Capacity Block's type is in the launch
+    # template); the plan summary reads the module's tag instead.
+    pool = target("eks").planned_pool(planned["module.p5.aws_eks_node_group.this"])
+    assert pool is not None
+    assert (pool.machine_type, pool.capacity, pool.gpu_bounds()) == (
+        "p5.48xlarge",
+        "capacity-block",
+        (0, 16),
+    )
