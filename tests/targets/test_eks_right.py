@@ -12,11 +12,13 @@ from pathlib import Path
 
 from gpuplat.addons import plan_addons
 from gpuplat.render.platform import platform_view
+from gpuplat.spec.load import load_project
 from gpuplat.summary import pool_warnings
 from gpuplat.targets import target
 from gpuplat.targets.eks import node
 from gpuplat.terraform import parse_plan
 from gpuplat.workload.serving import plan_workload
+from tests.support.specs import project
 from tests.targets.test_eks_view import POOL_BLOCK, args, cluster, load, pools
 
 EXTRA_POOLS = """        disk:
@@ -194,3 +196,28 @@ def test_plan_warns_when_a_reserved_group_would_roll_and_counts_its_gpus() -> No
         "capacity-block",
         (0, 16),
     )
+
+
+def test_spot_pool_passes_its_equivalent_types_and_ssm_is_a_choice(tmp_path: Path) -> None:
+    # EKS's spot guidance: several instance types of the same GPU and count in one group.
+    folder = project(
+        tmp_path,
+        (
+            (POOL_BLOCK, POOL_BLOCK + "        extra_machine_types: [g6.2xlarge, g6.4xlarge]\n"),
+            (
+                '    kubernetes:\n      version: "1.34"\n',
+                '    kubernetes:\n      version: "1.34"\n    aws:\n      ssm_access: true\n',
+            ),
+        ),
+        example="eks-l4-vllm",
+    )
+    # prod's overlay makes the pool on-demand, where the list is refused (the .case file):
+    # keep it spot there too.
+    overlay = folder / "envs" / "prod.yaml"
+    text = overlay.read_text(encoding="utf-8")
+    overlay.write_text(text.replace("          type: on-demand\n", "          type: spot\n"))
+    view = cluster(load_project(folder).envs["prod"])
+    pool = args(pools(view)["l4-shared"])
+    assert pool["instance_type"] == "g6.xlarge"
+    assert pool["extra_instance_types"] == ["g6.2xlarge", "g6.4xlarge"]
+    assert args(view)["ssm_access"] is True
