@@ -14,7 +14,9 @@ from tests.support.specs import project
 EXAMPLE = "eks-l4-vllm"
 VARIANT_PATCHES = (
     # An H100 capacity block with EFA (no new placement group: EC2 refuses one with reserved
-    # capacity), Bottlerocket time-slicing, admins, a KMS key, SSM access.
+    # capacity), Arm GPU nodes with time-slicing, admins, a KMS key, SSM access. (Bottlerocket
+    # runs its own device plugin, which the GPU Operator below would double: its user data is
+    # planned in test_node_group_plan.py.)
     (
         '    kubernetes:\n      version: "1.34"\n',
         '    kubernetes:\n      version: "1.33"\n    aws:\n'
@@ -32,7 +34,7 @@ VARIANT_PATCHES = (
         "        efa: true\n"
         "        taints:\n          - key: dedicated\n            value: training\n"
         "            effect: NoExecute\n"
-        "      - name: t4g\n        machine_type: g5g.xlarge\n        image: BOTTLEROCKET_ARM_64_NVIDIA\n"
+        "      - name: t4g\n        machine_type: g5g.xlarge\n        image: AL2023_ARM_64_NVIDIA\n"
         "        sharing:\n          mode: time-slicing\n          max_clients: 4\n"
         "        capacity:\n          type: reservation\n"
         "          reservation: cr-0123456789abcdef1\n        zones: [us-east-1b]\n",

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from gpuplat.conformance import check, load_schemas
+from gpuplat.releases.versions import latest
 from tests.conformance.test_checker import aws_schema  # noqa: F401  (a session fixture)
 from tests.eks.terraform import VARIANT_PATCHES, mirror_env, render_example, terraform, validate
 from tests.support.realparts import provider_schema_dir
@@ -111,13 +112,45 @@ module "bad" {
   taints        = [{ key = "a", effect = "NoSchedule" }]
 }
 """
+# Valid inputs that the module's preconditions refuse (planned only once the variables are valid).
+RESERVED_NODE_GROUP = (
+    BAD_NODE_GROUP.split("module", 1)[0]
+    + """\
+module "reserved" {
+  source = "%s"
+
+  cluster_name         = "c"
+  node_role_arn        = "arn:aws:iam::123456789012:role/nodes"
+  subnet_ids           = ["subnet-0123456789abcdef0"]
+  name                 = "reserved"
+  instance_type        = "p5.48xlarge"
+  gpus_per_node        = 8
+  capacity             = { type = "CAPACITY_BLOCK", reservation_id = "cr-0123456789abcdef0" }
+  scaling              = { min_nodes = 0, max_nodes = 2 }
+  compact_placement    = true
+}
+
+module "on_demand" {
+  source = "%s"
+
+  cluster_name         = "c"
+  node_role_arn        = "arn:aws:iam::123456789012:role/nodes"
+  subnet_ids           = ["subnet-0123456789abcdef0"]
+  name                 = "on-demand"
+  instance_type        = "g6.xlarge"
+  gpus_per_node        = 1
+  scaling              = { min_nodes = 0, max_nodes = 2 }
+  extra_instance_types = ["g6.2xlarge"]
+}
+"""
+)
 
 
 def test_node_group_module_refuses_bad_inputs_before_any_api_call(
     example: Path, tmp_path: Path
 ) -> None:
-    """The module's validation blocks, evaluated by real terraform at plan time."""
-    module = example / "modules" / "eks-gpu-node-group" / "1.0.0"
+    """The module's validation blocks and preconditions, evaluated by real terraform at plan time."""
+    module = example / "modules" / "eks-gpu-node-group" / latest("eks-gpu-node-group").version
     root = tmp_path / "root"
     root.mkdir()
     (root / "main.tf").write_text(BAD_NODE_GROUP % module, encoding="utf-8")
@@ -136,5 +169,21 @@ def test_node_group_module_refuses_bad_inputs_before_any_api_call(
         "disk.type must be gp2, gp3, io1 or io2",
         "disk.throughput is a gp3 setting",
         "taint effects must be NO_SCHEDULE, PREFER_NO_SCHEDULE or NO_EXECUTE",
+    ):
+        assert message in out, f"{message!r} not in:\n{plan.stderr}"
+    reserved = tmp_path / "reserved"
+    reserved.mkdir()
+    (reserved / "main.tf").write_text(RESERVED_NODE_GROUP % (module, module), encoding="utf-8")
+    init = terraform(["init", "-backend=false", "-input=false", "-no-color"], reserved, env)
+    assert init.returncode == 0, init.stderr
+    plan = terraform(["plan", "-input=false", "-no-color", "-refresh=false"], reserved, env)
+    assert plan.returncode == 1
+    out = " ".join(plan.stderr.split())
+    for message in (
+        # EC2 Capacity Blocks docs: reserved instances launch only into the placement group
+        # the reservation was made in (terraform-aws-eks #3661).
+        "compact_placement creates a new cluster placement group, which no capacity "
+        "reservation or Capacity Block was made in",
+        "extra_instance_types are for SPOT node groups",
     ):
         assert message in out, f"{message!r} not in:\n{plan.stderr}"
