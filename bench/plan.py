@@ -59,8 +59,9 @@ def project(folder: Path, endpoint: str) -> Path:
     subprocess.run([*GPUPLAT, "-C", str(folder), "render"], check=True, capture_output=True)
     for name in ENVS:
         (folder / "envs" / name / "inference-use1" / "infra" / "moto_override.tf").write_text(
-            f'module "cluster_{CLUSTER}" {{\n  addons             = {{}}\n'
-            "  cluster_autoscaler = { enabled = false }\n}\n"
+            f'module "cluster_{CLUSTER}" {{\n  addons              = {{}}\n'
+            "  cluster_autoscaler  = { enabled = false }\n"
+            "  workload_identities = {}\n}\n"
         )
     return folder
 

@@ -82,8 +82,9 @@ def moto_override(project: Path, cluster: str) -> None:
     (root / "moto_override.tf").write_text(
         "# Written by the demo: moto has no EKS add-on or Pod Identity API.\n"
         f'module "cluster_{cluster}" {{\n'
-        "  addons             = {}\n"
-        "  cluster_autoscaler = { enabled = false }\n"
+        "  addons              = {}\n"
+        "  cluster_autoscaler  = { enabled = false }\n"
+        "  workload_identities = {}\n"
         "}\n",
         encoding="utf-8",
     )

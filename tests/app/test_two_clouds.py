@@ -41,11 +41,14 @@ def two_cloud_project(folder: Path, endpoint: str) -> Path:
     spec["workloads"][0]["pool"] = None
     spec["workloads"][0]["accelerator"] = "L4"
     del spec["workloads"][0]["pool"]
+    # Weights both clouds can read: gs:// on EKS is refused (its pods have AWS credentials only).
+    spec["workloads"][0]["model"]["source"] = "hf://meta-llama/Llama-3.2-3B-Instruct"
     (folder / "gpuplat.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
     assert gpuplat("-C", str(folder), "render").returncode == 0
     (folder / "envs" / "dev" / CLUSTER / "infra" / "moto_override.tf").write_text(
-        f'module "cluster_{CLUSTER}" {{\n  addons             = {{}}\n'
-        "  cluster_autoscaler = { enabled = false }\n}\n",
+        f'module "cluster_{CLUSTER}" {{\n  addons              = {{}}\n'
+        "  cluster_autoscaler  = { enabled = false }\n"
+        "  workload_identities = {}\n}\n",
         encoding="utf-8",
     )
     return folder
@@ -71,7 +74,7 @@ def test_eks_plans_and_applies_without_google_credentials(moto: MotoServer, tmp_
 
     planned = gpuplat("plan", "dev", "--cluster", CLUSTER, "--stage", "infra", env=env, cwd=project)
     assert planned.returncode == 10, planned.stderr
-    assert planned.stdout.startswith(f"Plan for dev, cluster {CLUSTER}:\n  infra: 45 to create")
+    assert planned.stdout.startswith(f"Plan for dev, cluster {CLUSTER}:\n  infra: 48 to create")
     assert f"cluster {GKE}:" not in planned.stdout
     applied = gpuplat("apply", "dev", "--cluster", CLUSTER, env=env, cwd=project)
     assert applied.returncode == 0, applied.stderr
