@@ -6,7 +6,7 @@ commands so that ``gpuplat --version`` starts fast.
 
 from __future__ import annotations
 
-from gpuplat.cli import project, terraform
+from gpuplat.cli import project, terraform, vendor
 from gpuplat.cli.group import App, cli, main
 
-__all__ = ["App", "cli", "main", "project", "terraform"]
+__all__ = ["App", "cli", "main", "project", "terraform", "vendor"]
