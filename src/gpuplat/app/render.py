@@ -26,6 +26,7 @@ from gpuplat.tree.fingerprint import (
 from gpuplat.tree.record import Manifest, read_manifest, updated_manifest
 
 if TYPE_CHECKING:
+    from gpuplat.manifests.gitops import Source
     from gpuplat.render.roots import Rendered
     from gpuplat.spec.load import Project
 
@@ -106,6 +107,8 @@ def render_project(
     dry_run: bool = False,
     check: bool = False,
     manifests: Path | None = None,
+    layout: str = "plain",
+    gitops: Source | None = None,
 ) -> RenderResult:
     """Render the project in ``root``.
 
@@ -115,6 +118,8 @@ def render_project(
         dry_run: Report what would change, write nothing.
         check: Fail when anything would change or a module was edited by hand.
         manifests: Also write plain Kubernetes YAML of every environment into this folder.
+        layout: How to lay the manifests out: plain, argocd or flux (``manifests.gitops``).
+        gitops: The repository, revision and path the Argo CD / Flux objects point at.
 
     Raises:
         SpecError: The spec is invalid (nothing is written).
@@ -164,6 +169,10 @@ def render_project(
                 for env in project.envs.values()
                 for path, text in build_manifests(env).items()
             }
+            if layout != "plain":
+                from gpuplat.manifests.gitops import layout as lay_out
+
+                files = lay_out(files, layout, gitops)  # type: ignore[arg-type]
             result.manifests = len(files)
             with user_files(f"write the manifests to {manifests}"):
                 result.manifests_written = writer.replace_dir(manifests, files, MARKER)
@@ -180,6 +189,41 @@ def render_project(
                 result.written = True
             _remember(root, project)
         return result
+
+
+def gitops_source(
+    root: Path,
+    manifests: Path | None,
+    layout: str,
+    repo_url: str | None,
+    revision: str,
+    repo_path: str | None,
+) -> Source | None:
+    """Where the GitOps objects of ``layout`` point, from the command line's options.
+
+    Raises:
+        GpuplatError: A GitOps layout without --manifests or --repo-url.
+    """
+    if layout == "plain":
+        return None
+    from gpuplat.errors import GpuplatError
+    from gpuplat.manifests.gitops import Source
+
+    if manifests is None or not repo_url:
+        raise GpuplatError(
+            f"--layout {layout} needs --manifests DIR and --repo-url URL",
+            hint=f"e.g. gpuplat render --manifests k8s --layout {layout} "
+            "--repo-url https://github.com/acme/platform --revision main",
+        )
+    if repo_path is None:
+        try:
+            repo_path = manifests.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            raise GpuplatError(
+                f"{manifests} is outside the project: where is it in the repository?",
+                hint="say it with --repo-path (the folder's path from the repository's root)",
+            ) from None
+    return Source(repo_url, revision, repo_path.strip("/") or ".")
 
 
 def _remember(root: Path, project: Project) -> None:

@@ -19,16 +19,17 @@ from gpuplat.vendoring.destination import TerraformFile, read_file
 
 @dataclass(frozen=True)
 class Clash:
-    """A repository constraint and a module constraint that no version satisfies."""
+    """A repository constraint, and the modules whose own constraint no version satisfies too."""
 
     where: str
     what: str
     repo: str
-    module: str
-    needs: str
+    modules: tuple[tuple[str, str], ...]
+    """(module version, its constraint)."""
 
     def line(self) -> str:
-        return f'{self.where}  {self.what} "{self.repo}" conflicts with {self.module}, which needs "{self.needs}"'
+        needs = ", ".join(f'{m} ("{n}")' for m, n in self.modules)
+        return f'{self.where}  {self.what} "{self.repo}" conflicts with {needs}'
 
 
 @dataclass(frozen=True)
@@ -62,36 +63,30 @@ def _clash(repo: str, needs: str, kind: Kind) -> bool:
 
 
 def clashes(dest: Path, files: Iterable[TerraformFile], pins: Iterable[Pins]) -> list[Clash]:
-    """Every conflict between the repository's constraints and the modules', in file order."""
+    """Every repository constraint some module conflicts with, in file order."""
     modules = list(pins)
     out: list[Clash] = []
     for tf in files:
         for located in tf.required_version:
-            for pin in modules:
-                for needs in pin.terraform:
-                    if _clash(located.value, needs, "terraform"):
-                        out.append(
-                            Clash(
-                                located.where(dest),
-                                "required_version",
-                                located.value,
-                                str(pin.release),
-                                needs,
-                            )
-                        )
+            bad = tuple(
+                (str(pin.release), needs)
+                for pin in modules
+                for needs in pin.terraform
+                if _clash(located.value, needs, "terraform")
+            )
+            if bad:
+                out.append(Clash(located.where(dest), "required_version", located.value, bad))
         for provider in tf.providers:
             if provider.version is None:
                 continue
-            for pin in modules:
-                needs_ = pin.providers.get(provider.source)
-                if needs_ is not None and _clash(provider.version.value, needs_, "provider"):
-                    out.append(
-                        Clash(
-                            provider.version.where(dest),
-                            f"required_providers.{provider.name}",
-                            provider.version.value,
-                            str(pin.release),
-                            needs_,
-                        )
-                    )
+            version = provider.version
+            bad = tuple(
+                (str(pin.release), pin.providers[provider.source])
+                for pin in modules
+                if provider.source in pin.providers
+                and _clash(version.value, pin.providers[provider.source], "provider")
+            )
+            if bad:
+                what = f"required_providers.{provider.name}"
+                out.append(Clash(version.where(dest), what, version.value, bad))
     return out
