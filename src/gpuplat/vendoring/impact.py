@@ -114,7 +114,7 @@ def _attr(item: Item, name: str) -> object:
     return None
 
 
-def _members(node: object) -> Iterator[tuple[str, object, bool]]:
+def members(node: object) -> Iterator[tuple[str, object, bool]]:
     """(path segment, node, is block) of a block body; ``dynamic "x"`` stands for ``x``."""
     seen: dict[str, int] = {}
     for child in node.body.children:  # type: ignore[attr-defined]
@@ -142,8 +142,8 @@ def _members(node: object) -> Iterator[tuple[str, object, bool]]:
 
 
 def _diff(ours: object, theirs: object, prefix: str, out: list[str]) -> None:
-    mine = {k: (n, b) for k, n, b in _members(ours)}
-    new = {k: (n, b) for k, n, b in _members(theirs)}
+    mine = {k: (n, b) for k, n, b in members(ours)}
+    new = {k: (n, b) for k, n, b in members(theirs)}
     for key in sorted(set(mine) | set(new)):
         path = f"{prefix}{key.split('#')[0]}"
         if key not in mine or key not in new:
@@ -158,7 +158,7 @@ def _diff(ours: object, theirs: object, prefix: str, out: list[str]) -> None:
 
 def _reads(node: object, names: set[str], prefix: str) -> Iterator[tuple[str, str]]:
     """(path, ``local.x`` / ``var.x``) of the arguments that mention one of ``names``."""
-    for key, child, block in _members(node):
+    for key, child, block in members(node):
         path = f"{prefix}{key.split('#')[0]}"
         if block:
             yield from _reads(child, names, path + ".")
