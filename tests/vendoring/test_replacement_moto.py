@@ -23,8 +23,8 @@ from gpuplat.vendoring.impact import impact
 from tests.eks.moto_eks import aws_managed_policies, node_groups_own_autoscaling_groups
 from tests.eks.terraform import EXAMPLE, terraform
 from tests.eks.test_moto import override, patches
-from tests.support.moto import MotoServer, aws_env, moto_server, write_cli_config
 from tests.support.cli import run
+from tests.support.moto import MotoServer, aws_env, moto_server, write_cli_config
 from tests.support.realparts import terraform_bin
 from tests.support.specs import project
 from tests.vendoring.repos import edit
