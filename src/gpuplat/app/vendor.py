@@ -160,7 +160,7 @@ def vendor(
     if found and not ignore_constraints:
         raise ConflictError(
             f"{len(found)} version constraint{'s' if len(found) != 1 else ''} of {dest} "
-            "conflict with the vendored modules; nothing written",
+            f"conflict{'' if len(found) != 1 else 's'} with the vendored modules; nothing written",
             hint="widen the repository's constraint so that both can hold (Terraform would "
             "refuse to init a root that calls the module), or vendor anyway with "
             "--ignore-constraints",
