@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas conformance modules-release modules-lock fidelity clean
+.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas vendored-schemas conformance modules-release modules-lock fidelity wheel-test clean
 
 install: $(STAMP)
 
@@ -60,6 +60,19 @@ security: install
 SCHEMA_OUT ?= build/provider-schemas
 provider-schemas: install
 	PYTHON=$(PY) bash scripts/provider-schemas.sh $(SCHEMA_OUT)
+
+# The trimmed provider schemas shipped in the package (src/gpuplat/conformance/schemas/): rerun
+# after a template starts using a new resource or data source type, and commit the result.
+vendored-schemas: install
+	$(PY) scripts/trim_schemas.py
+
+# The offline schema check of the rendered default example and every golden tree.
+conformance: install
+	$(BIN)/gpuplat conformance envs modules tests/golden
+
+# Build the wheel, install it in a fresh venv outside the repository, render there.
+wheel-test: install
+	$(BIN)/pytest -m wheel tests/test_wheel.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build

@@ -58,7 +58,7 @@ def project(folder: Path, endpoint: str) -> Path:
     spec_file.write_text(yaml.safe_dump(spec, sort_keys=False))
     subprocess.run([*GPUPLAT, "-C", str(folder), "render"], check=True, capture_output=True)
     for name in ENVS:
-        (folder / "envs" / name / "infra" / "moto_override.tf").write_text(
+        (folder / "envs" / name / "inference-use1" / "infra" / "moto_override.tf").write_text(
             f'module "cluster_{CLUSTER}" {{\n  addons             = {{}}\n'
             "  cluster_autoscaler = { enabled = false }\n}\n"
         )
@@ -83,7 +83,7 @@ def main() -> None:
         env["TF_PLUGIN_CACHE_DIR"] = str(base / "plugins")
         (base / "plugins").mkdir()
         folder = project(base / "p", moto.endpoint)
-        root = folder / "envs" / "dev" / "infra"
+        root = folder / "envs" / "dev" / "inference-use1" / "infra"
         raw_env = dict(env, TF_DATA_DIR=str(base / "raw-data"), TF_IN_AUTOMATION="1")
         terraform = os.environ.get("GPUPLAT_TERRAFORM", "terraform")
         raw = [

@@ -78,7 +78,7 @@ def moto_override(project: Path, cluster: str) -> None:
     A Terraform override file beside the rendered root: gpuplat's render keeps files it did not
     write, and `render --check` ignores them. Against real AWS nothing of this is needed.
     """
-    root = project / "envs" / ENV / "infra"
+    root = project / "envs" / ENV / cluster / "infra"
     (root / "moto_override.tf").write_text(
         "# Written by the demo: moto has no EKS add-on or Pod Identity API.\n"
         f'module "cluster_{cluster}" {{\n'

@@ -50,6 +50,7 @@ MANIFEST_SKIPS = {
     "CKV_K8S_43": "tag or digest is the user's choice; validate warns about unpinned images",
     "CKV_K8S_15": "default pull policy kept: restarts reuse the multi-GB image on the node",
     "CKV_K8S_22": "model servers write caches under their home directory",
+    "CKV_K8S_35": "an env value from a Secret key is the spec's explicit choice (e.g. HF_TOKEN)",
     # Checks only the kubernetes framework has:
     "CKV_K8S_23": "model-server images run as root; gpuplat cannot pick a UID for them",
     "CKV_K8S_40": "model-server images run as root; gpuplat cannot pick a UID for them",

@@ -35,6 +35,8 @@ class Element:
     kind: Kind
     name: str
     path: KeyPath
+    cluster: str = ""
+    """The cluster whose roots render the element."""
 
     def label(self) -> str:
         return f"{self.kind} {self.name}"
@@ -47,17 +49,22 @@ def elements(spec: Spec) -> dict[str, Element]:
     """Module labels of the rendered roots -> the spec element each one renders."""
     out: dict[str, Element] = {}
     for i, cluster in enumerate(spec.clusters):
-        element = Element("cluster", cluster.name, ("clusters", i))
+        element = Element("cluster", cluster.name, ("clusters", i), cluster.name)
         out[module_label("cluster", cluster.name)] = element
         out[module_label("network", cluster.name)] = element
-        out[module_label("platform", cluster.name)] = Element("platform", cluster.name, ("addons",))
+        out[module_label("platform", cluster.name)] = Element(
+            "platform", cluster.name, ("addons",), cluster.name
+        )
         for j, pool in enumerate(cluster.node_pools):
             out[module_label("pool", cluster.name, pool.name)] = Element(
-                "pool", f"{cluster.name}/{pool.name}", ("clusters", i, "node_pools", j)
+                "pool",
+                f"{cluster.name}/{pool.name}",
+                ("clusters", i, "node_pools", j),
+                cluster.name,
             )
     for k, workload in enumerate(spec.workloads):
         for name in workload.clusters:
-            element = Element("workload", f"{workload.name}@{name}", ("workloads", k))
+            element = Element("workload", f"{workload.name}@{name}", ("workloads", k), name)
             out[module_label("serve", workload.name, name)] = element
             out[module_label("zero", workload.name, name)] = element
     return out

@@ -6,6 +6,7 @@ when they are stale, which is how CI keeps the docs from drifting away from the 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
 import types
@@ -54,7 +55,41 @@ def exit_codes() -> str:
     return "\n".join(lines) + "\n"
 
 
-SECTIONS = {"spec-reference": spec_reference, "exit-codes": exit_codes}
+@functools.cache
+def _default_example() -> tuple[str, ...]:
+    """(Mermaid picture, cost table) of the default example, computed from its files."""
+    import tempfile
+
+    from gpuplat.app.cost import cost_project
+    from gpuplat.app.graph import graph_project
+    from gpuplat.app.init import DEFAULT_EXAMPLE, example_files
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for rel, text in example_files(DEFAULT_EXAMPLE).items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text, encoding="utf-8")
+        drawing = graph_project(root, None, "mermaid").decode()
+        table = "\n".join(cost_project(root, []).lines(with_stranded=False))
+    return drawing, table
+
+
+def default_picture() -> str:
+    """The default example's picture as a fenced Mermaid block."""
+    return f"```mermaid\n{_default_example()[0]}```\n"
+
+
+def default_cost() -> str:
+    """`gpuplat cost` of the default example, as a fenced text block."""
+    return f"```text\n$ gpuplat cost\n{_default_example()[1]}\n```\n"
+
+
+SECTIONS = {
+    "spec-reference": spec_reference,
+    "exit-codes": exit_codes,
+    "default-picture": default_picture,
+    "default-cost": default_cost,
+}
 
 
 def render_readme(text: str) -> str:

@@ -41,7 +41,9 @@ class ExitCode(IntEnum):
     """The terraform/tofu binary is missing or too old."""
     CHANGES = 10
     """`plan` succeeded and the plan has changes; `drift` found drift."""
-    CONFLICT = 11
+    NONCONFORMANT = 11
+    """`conformance` found Terraform that does not match the provider schemas."""
+    CONFLICT = 12
     """`vendor`: the repository's version constraints conflict with a vendored module's;
     `vendor upgrade`: a local edit and an upstream change meet in one place. Nothing written."""
     INTERRUPTED = 130

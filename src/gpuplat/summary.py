@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gpuplat.addresses import PROTECTED_TYPES, Element, element_of, resource_type
+from gpuplat.cost.planned import CostDelta, cost_delta
 from gpuplat.targets import target_of_resource
 from gpuplat.terraform import Action, Plan, ResourceChange
 
@@ -64,6 +66,9 @@ class StageSummary:
     elements: list[ElementChanges] = field(default_factory=list)
     gpus: GpuDelta | None = None
     waits_for: str | None = None
+    cluster: str = ""
+    cost: CostDelta | None = None
+    """Node pools and cluster fees per month at min and max nodes, before and after."""
 
     @property
     def has_changes(self) -> bool:
@@ -82,6 +87,7 @@ class StageSummary:
     def to_json(self) -> dict[str, object]:
         return {
             "environment": self.env,
+            "cluster": self.cluster,
             "stage": self.stage,
             "status": self.status,
             "waits_for": self.waits_for,
@@ -105,6 +111,7 @@ class StageSummary:
                 "max_before": self.gpus.max_before,
                 "max_after": self.gpus.max_after,
             },
+            "cost": None if self.cost is None else self.cost.to_json(),
         }
 
     def lines(self) -> list[str]:
@@ -128,11 +135,25 @@ class StageSummary:
             out.extend(f"      {reason}" for reason in changes.reasons)
         if self.gpus is not None:
             out.append(f"    {self.gpus.text()}")
+        if self.cost is not None:
+            out.append(f"    {self.cost.text()}")
+            out.extend(f"      ? {reason}" for reason in self.cost.unknown())
         return out
 
 
-def summarize(env: str, stage: str, plan: Plan, table: dict[str, Element]) -> StageSummary:
-    """Group a plan's resource changes by spec element and add up the GPUs of node pools."""
+def summarize(
+    env: str,
+    stage: str,
+    plan: Plan,
+    table: dict[str, Element],
+    regions: Mapping[str, str] | None = None,
+    *,
+    cluster: str = "",
+) -> StageSummary:
+    """Group a plan's resource changes by spec element; add up the node pools' GPUs and cost.
+
+    ``regions`` (cluster name -> region, from the spec) prices the pools where they run.
+    """
     grouped: dict[Element, ElementChanges] = {}
     counts: Counter[str] = Counter()
     for change in plan.changes:
@@ -149,7 +170,11 @@ def summarize(env: str, stage: str, plan: Plan, table: dict[str, Element]) -> St
     elements = sorted(
         grouped.values(), key=lambda c: (_KIND_ORDER.get(c.element.kind, 9), c.element.name)
     )
-    return StageSummary(env, stage, "planned", dict(counts), elements, gpu_delta(plan))
+    summary = StageSummary(
+        env, stage, "planned", dict(counts), elements, gpu_delta(plan), cluster=cluster
+    )
+    summary.cost = cost_delta(plan, table, regions)
+    return summary
 
 
 _KIND_ORDER = {"cluster": 0, "pool": 1, "platform": 2, "workload": 3, "other": 4}

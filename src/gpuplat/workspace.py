@@ -1,8 +1,8 @@
 """Where gpuplat keeps what Terraform needs per environment and stage, outside rendered files.
 
-``envs/<env>/<stage>/`` holds only rendered Terraform (and the dependency lock file Terraform
-writes there). Provider downloads and ``.terraform`` data live under ``.gpuplat/``; saved plans
-live next to the roots they belong to, in ``envs/<env>/.plans/`` (git-ignored).
+``envs/<env>/<cluster>/<stage>/`` holds only rendered Terraform (and the dependency lock file
+Terraform writes there). Provider downloads and ``.terraform`` data live under ``.gpuplat/``;
+saved plans live next to the roots they belong to, in ``envs/<env>/.plans/`` (git-ignored).
 """
 
 from __future__ import annotations
@@ -21,23 +21,29 @@ DATA_DIR = ".gpuplat/tfdata"
 
 @dataclass(frozen=True)
 class StageRoot:
-    """One environment's stage: its rendered root and gpuplat's files about it."""
+    """One stage of one cluster in an environment: its rendered root and gpuplat's files."""
 
     project: Path
     env: str
+    cluster: str
     stage: str
 
     @property
+    def label(self) -> str:
+        """How progress and errors name it: ``dev/inference-us/infra``."""
+        return f"{self.env}/{self.cluster}/{self.stage}"
+
+    @property
     def root(self) -> Path:
-        return self.project / root_dir(self.env, self.stage)
+        return self.project / root_dir(self.env, self.cluster, self.stage)
 
     @property
     def data_dir(self) -> Path:
-        return self.project / DATA_DIR / self.env / self.stage
+        return self.project / DATA_DIR / self.env / self.cluster / self.stage
 
     @property
     def plan_file(self) -> Path:
-        return self.project / "envs" / self.env / ".plans" / f"{self.stage}.tfplan"
+        return self.project / "envs" / self.env / ".plans" / self.cluster / f"{self.stage}.tfplan"
 
     @property
     def plan_meta(self) -> Path:
@@ -54,19 +60,19 @@ class StageRoot:
         )
 
 
-def stages(project: Path, env: str, only: str | None = None) -> list[StageRoot]:
-    """The stage roots of an environment in apply order (or just ``only``)."""
+def stages(project: Path, env: str, cluster: str, only: str | None = None) -> list[StageRoot]:
+    """The stage roots of one cluster in an environment, in apply order (or just ``only``)."""
     names = [only] if only else list(STAGES)
-    return [StageRoot(project, env, name) for name in names]
+    return [StageRoot(project, env, cluster, name) for name in names]
 
 
-def rendered_stages(root: Path, env: str, stage: str | None) -> list[StageRoot]:
-    """The stage roots of ``env``, refusing when it was never rendered.
+def rendered_stages(root: Path, env: str, cluster: str, stage: str | None) -> list[StageRoot]:
+    """The stage roots of a cluster in ``env``, refusing when they were never rendered.
 
     Raises:
-        NotRenderedError: A root of the environment is not on disk.
+        NotRenderedError: A root of the cluster is not on disk.
     """
-    roots = stages(root, env, stage)
+    roots = stages(root, env, cluster, stage)
     missing = [one for one in roots if not one.root.is_dir()]
     if missing:
         raise NotRenderedError(

@@ -9,6 +9,7 @@ itself; the replacements moto's answers cause on a second plan are the ones name
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -29,7 +30,7 @@ pytestmark = [pytest.mark.terraform, pytest.mark.integration]
 
 CLUSTER = "inference-use1"
 BUCKET = "acme-inference-tfstate"
-LOCK_KEY = "acme-inference/dev/infra/terraform.tfstate.tflock"
+LOCK_KEY = "acme-inference/dev/inference-use1/infra/terraform.tfstate.tflock"
 
 
 @pytest.fixture
@@ -54,7 +55,7 @@ def make_project(folder: Path, endpoint: str) -> Path:
     spec_file.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
     assert gpuplat("-C", str(folder), "render").returncode == 0
     for env in ("dev", "prod"):
-        (folder / "envs" / env / "infra" / "moto_override.tf").write_text(
+        (folder / "envs" / env / CLUSTER / "infra" / "moto_override.tf").write_text(
             f'module "cluster_{CLUSTER}" {{\n  addons             = {{}}\n'
             "  cluster_autoscaler = { enabled = false }\n}\n",
             encoding="utf-8",
@@ -127,18 +128,20 @@ def test_plan_apply_refuse_replacements_drift_and_destroy(moto: MotoServer, tmp_
     planned = gpuplat(*where, "plan", "dev", "--stage", "infra", env=env)
     assert planned.returncode == 10, planned.stderr
     assert planned.stdout.splitlines()[:4] == [
-        "Plan for dev:",
+        f"Plan for dev, cluster {CLUSTER}:",
         "  infra: 45 to create, 0 to update, 0 to replace, 0 to destroy",
         f"    cluster {CLUSTER}         create   (36 create)",
         f"    pool {CLUSTER}/l4-shared  create   (9 create)",
     ]
     assert "GPUs at min: 0 -> 0; at max: 0 -> 2 (+2)" in planned.stdout
-    assert (project / "envs/dev/.plans/infra.tfplan").is_file()
+    assert (project / "envs/dev/.plans/inference-use1/infra.tfplan").is_file()
 
     applied = gpuplat(*where, "apply", "dev", env=env)
     assert applied.returncode == 0, applied.stderr
-    assert "applied dev: infra" in applied.stderr
-    assert not (project / "envs/dev/.plans/infra.tfplan").exists(), "a plan is applied once"
+    assert f"applied dev: {CLUSTER}/infra" in applied.stderr
+    assert not (project / "envs/dev/.plans/inference-use1/infra.tfplan").exists(), (
+        "a plan is applied once"
+    )
     # State in moto's S3, lock released.
     keys = {o["Key"] for o in moto.client("s3").list_objects_v2(Bucket=BUCKET)["Contents"]}
     assert LOCK_KEY not in keys
@@ -158,12 +161,12 @@ def test_plan_apply_refuse_replacements_drift_and_destroy(moto: MotoServer, tmp_
         "Error: the plan of dev destroys or replaces what cannot simply be rebuilt\n"
     )
     assert (
-        f"  replaces cluster module.cluster_{CLUSTER}.aws_eks_cluster.this of cluster {CLUSTER} (infra)\n"
+        f"  replaces cluster module.cluster_{CLUSTER}.aws_eks_cluster.this of cluster {CLUSTER} ({CLUSTER}/infra)\n"
         in refused.stderr
     )
     assert (
         f"  replaces GPU pool module.pool_{CLUSTER}_l4-shared.aws_eks_node_group.this of pool "
-        f"{CLUSTER}/l4-shared (infra)\n" in refused.stderr
+        f"{CLUSTER}/l4-shared ({CLUSTER}/infra)\n" in refused.stderr
     )
     assert (
         f"Hint: if that is intended, apply with --allow-destroy {CLUSTER} "
@@ -172,7 +175,7 @@ def test_plan_apply_refuse_replacements_drift_and_destroy(moto: MotoServer, tmp_
 
     drift = gpuplat(*where, "drift", "dev", "--stage", "infra", env=env)
     assert drift.returncode in (0, 10), drift.stderr
-    assert drift.stdout.startswith("dev/infra: ")
+    assert drift.stdout.startswith(f"dev/{CLUSTER}/infra: ")
 
     out = gpuplat(*where, "output", "dev", "--stage", "infra", env=env)
     assert out.returncode == 0, out.stderr
@@ -180,7 +183,7 @@ def test_plan_apply_refuse_replacements_drift_and_destroy(moto: MotoServer, tmp_
 
     destroyed = gpuplat(*where, "destroy", "dev", "--stage", "infra", "--yes", env=env, timeout=600)
     assert destroyed.returncode == 0, destroyed.stderr
-    assert "destroyed dev: infra" in destroyed.stderr
+    assert f"destroyed dev: {CLUSTER}/infra" in destroyed.stderr
     assert "GPUs at min: 0 -> 0; at max: 2 -> 0 (-2)" in destroyed.stdout
 
 
@@ -194,13 +197,14 @@ def test_a_stale_plan_is_refused(moto: MotoServer, tmp_path: Path) -> None:
     refused = gpuplat(*where, "apply", "dev", env=env)
     assert refused.returncode == 7
     assert refused.stderr.startswith(
-        "Error: the saved plan of dev/infra is stale: the rendered tree no longer matches the "
+        f"Error: the saved plan of dev/{CLUSTER}/infra is stale: the rendered tree no longer "
+        "matches the "
         "spec (it changed since the last render)\n"
     )
     assert gpuplat(*where, "render", env=env).returncode == 0
     refused = gpuplat(*where, "apply", "dev", env=env)
     assert refused.returncode == 7
-    assert "the environment was rendered again after this plan was made" in refused.stderr
+    assert "the cluster's roots were rendered again after this plan was made" in refused.stderr
     assert "Hint: run `gpuplat plan dev` again and review the new plan" in refused.stderr
 
 
@@ -232,16 +236,18 @@ def test_two_concurrent_applies_one_wins(moto: MotoServer, tmp_path: Path) -> No
         same = gpuplat("-C", str(first), "apply", "dev", env=env)
         assert same.returncode == 8
         assert same.stderr.startswith(
-            "Error: cannot apply dev: another gpuplat run holds the env-dev lock\n"
+            f"Error: cannot apply dev/{CLUSTER}: another gpuplat run holds the env-dev-{CLUSTER} lock\n"
         )
         other = gpuplat("-C", str(second), "apply", "dev", env=env)
         assert other.returncode == 8, other.stderr
         # Terraform's S3 lock file on the shared state refuses the other checkout.
         assert other.stderr.startswith(
-            f"Error: the terraform state of {second}/envs/dev/infra is locked by another run\n"
+            f"Error: the terraform state of {second}/envs/dev/{CLUSTER}/infra is locked by another run\n"
         )
         assert "held by" in other.stderr and "(OperationTypeApply" in other.stderr
-        assert f"state: {BUCKET}/acme-inference/dev/infra/terraform.tfstate" in other.stderr
+        assert (
+            f"state: {BUCKET}/acme-inference/dev/{CLUSTER}/infra/terraform.tfstate" in other.stderr
+        )
         assert " force-unlock -force " in other.stderr
     finally:
         rest, _ = winner.communicate(timeout=300)
@@ -285,17 +291,17 @@ def test_the_main_job_from_the_project_folder(moto: MotoServer, tmp_path: Path) 
     for way, (cwd, where) in ways.items():
         drift = gpuplat(*where, "drift", "dev", "--stage", "infra", env=env, cwd=cwd)
         assert drift.returncode == 0, (way, drift.stderr)
-        assert drift.stdout == "dev/infra: no state (nothing applied yet)\n", way
+        assert drift.stdout == f"dev/{CLUSTER}/infra: no state (nothing applied yet)\n", way
         out = gpuplat(*where, "output", "dev", "--stage", "infra", env=env, cwd=cwd)
         assert out.returncode == 0, (way, out.stderr)
-        assert out.stdout.split() == ["{", '"infra":', "{}", "}"], way
+        assert json.loads(out.stdout) == {CLUSTER: {"infra": {}}}, way
         gone = gpuplat(*where, "destroy", "dev", "--stage", "infra", "--yes", env=env, cwd=cwd)
         assert gone.returncode == 0, (way, gone.stderr)
         assert "destroyed dev: nothing" in gone.stderr, way
         planned = gpuplat(*where, "plan", "dev", "--stage", "infra", env=env, cwd=cwd)
         assert planned.returncode == 10, (way, planned.stderr)
         assert "infra: 45 to create" in planned.stdout, way
-        assert (project / "envs/dev/.plans/infra.tfplan").is_file(), way
+        assert (project / "envs/dev/.plans/inference-use1/infra.tfplan").is_file(), way
         assert not (cwd / "envs").exists() or cwd == project, f"{way}: wrote outside the project"
 
     # The Makefile `gpuplat init` writes, as CI runs it: from the project folder.
@@ -320,10 +326,10 @@ def test_the_main_job_from_the_project_folder(moto: MotoServer, tmp_path: Path) 
     assert '"cloud": "eks"' in out.stdout
     drift = gpuplat("drift", "dev", "--stage", "infra", env=env, cwd=project)
     assert drift.returncode in (0, 10), drift.stderr
-    assert drift.stdout.startswith("dev/infra: ") and "no state" not in drift.stdout
+    assert drift.stdout.startswith(f"dev/{CLUSTER}/infra: ") and "no state" not in drift.stdout
     destroyed = gpuplat("destroy", "dev", "--stage", "infra", "--yes", env=env, cwd=project)
     assert destroyed.returncode == 0, destroyed.stderr
-    assert "destroyed dev: infra" in destroyed.stderr
+    assert f"destroyed dev: {CLUSTER}/infra" in destroyed.stderr
 
 
 def test_drift_and_output_before_render(tmp_path: Path) -> None:
@@ -334,6 +340,6 @@ def test_drift_and_output_before_render(tmp_path: Path) -> None:
         done = gpuplat(verb, "dev", *extra, cwd=project)
         assert done.returncode == 1, done.stderr
         assert done.stderr == (
-            "Error: dev has not been rendered yet: no envs/dev/infra\n"
+            f"Error: dev has not been rendered yet: no envs/dev/{CLUSTER}/infra\n"
             "Hint: run `gpuplat render -e dev` (or `gpuplat plan dev`, which renders first)\n"
         ), verb

@@ -100,6 +100,9 @@ def test_pool_resize_and_gpu_delta(tmp_path: Path) -> None:
         "  infra: 0 to create, 1 to update, 0 to replace, 0 to destroy",
         "    pool inference-us/l4-shared  update   (1 update)",
         "    GPUs at min: 1 -> 2 (+1); at max: 8 -> 16 (+8)",
+        # g2-standard-8 on-demand is 0.85363 $/h in the catalog: x 730 h = $623.15 a node.
+        "    cost/month at min: $623.15 -> $1,246.30 (+$623.15); "
+        "at max: $4,985.20 -> $9,970.40 (+$4,985.20)",
     ]
     assert summary.protected() == []
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import re
 import subprocess
@@ -396,17 +397,30 @@ def test_import_reads_no_data_until_a_lookup() -> None:
     assert done.stdout.splitlines() == ["after-import []", "after-lookup ['gpus.yaml']"]
 
 
-# --------------------------------------------------------------------------- the shared reference
+# --------------------------------------------------------------------------- the reference
+
+REFERENCE = REPO / "tests" / "data" / "catalog-reference"
 
 
 @pytest.fixture(scope="module")
 def reference() -> dict[str, Any]:
     env = os.environ.get("GPUPLAT_CATALOG_REFERENCE")
-    path = Path(env) if env else REPO.parent / "shared" / "catalog-reference" / "gpu-shapes.yaml"
+    path = Path(env) if env else REFERENCE / "gpu-shapes.yaml"
     if not path.is_file():
         missing(f"catalog reference not found at {path}; the round-trip check needs it")
-    data: dict[str, Any] = yaml.safe_load(path.read_text())
+    data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
     return data
+
+
+def test_vendored_reference_is_the_copy_its_note_describes() -> None:
+    note = (REFERENCE / "SOURCE.md").read_text(encoding="utf-8")
+    recorded = dict(re.findall(r"^\| `([^`]+)` \| `([0-9a-f]{64})` \|$", note, re.MULTILINE))
+    actual = {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(REFERENCE.iterdir())
+        if p.name != "SOURCE.md"
+    }
+    assert recorded == actual, "update tests/data/catalog-reference/SOURCE.md with the new copy"
 
 
 def _same_price(price: Price | None, usd: float | None, unverified: bool = False) -> bool:

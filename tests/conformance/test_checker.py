@@ -25,7 +25,8 @@ from gpuplat.conformance import (
 )
 from gpuplat.conformance.__main__ import main
 from gpuplat.conformance.hclread import HclParseError, parse_text
-from gpuplat.conformance.schema import Kind
+from gpuplat.conformance.schema import BUNDLED, Kind
+from gpuplat.errors import ExitCode
 from tests.support.realparts import (
     REPO,
     aws_provider_mirror,
@@ -50,6 +51,12 @@ AWS_VERSIONS = """terraform {
 @pytest.fixture(scope="module")
 def schemas() -> ProviderSchemas:
     return load_schemas(provider_schema_dir())
+
+
+@pytest.fixture(scope="module")
+def bundled() -> ProviderSchemas:
+    """The trimmed set shipped in the package, whatever GPUPLAT_PROVIDER_SCHEMAS says."""
+    return load_schemas(BUNDLED)
 
 
 def found(violations: list[Violation]) -> list[tuple[str, int, str]]:
@@ -198,10 +205,48 @@ def test_module_calls(schemas: ProviderSchemas) -> None:
     assert found(list(report.notes)) == [("main.tf", 15, "module-not-checked")]
 
 
-def test_every_code_is_exercised(schemas: ProviderSchemas) -> None:
-    report = check([NEGATIVE, FIXTURES / "calls", FIXTURES / "valid"], schemas)
+def test_every_code_is_exercised(bundled: ProviderSchemas) -> None:
+    paths = [NEGATIVE, FIXTURES / "calls", FIXTURES / "valid", FIXTURES / "trimmed"]
+    report = check(paths, bundled)
     seen = {v.code for v in (*report.violations, *report.notes)}
     assert seen == set(CODES)
+
+
+def test_types_left_out_of_the_trimmed_set_are_noted_not_rejected(
+    bundled: ProviderSchemas,
+) -> None:
+    report = check([FIXTURES / "trimmed"], bundled)
+    assert report.violations == ()
+    assert [(n.line, n.code, n.address) for n in report.notes] == [
+        (3, "type-not-checked", "google_compute_network.vpc"),
+        (8, "type-not-checked", "data.google_compute_zones.available"),
+    ]
+    assert "google resource type whose schema is not in google-6.50.0.json" in (
+        report.notes[0].message
+    )
+    # A misspelt type is still an error, with a suggestion from all of google's names.
+    (typo,) = check_paths([NEGATIVE / "unknown-resource-type.tf"], bundled)[:1]
+    assert typo.message.endswith("did you mean `google_container_cluster`?")
+    assert "google_compute_network" in bundled.type_names("resource", "google")
+    assert bundled.lookup("resource", "google_compute_network") is None
+
+
+def test_a_full_schema_file_replaces_the_trimmed_one(tmp_path: Path) -> None:
+    address = "registry.terraform.io/hashicorp/google"
+    network = {"block": {"attributes": {"name": {"type": "string", "required": True}}}}
+    full = {
+        "provider_schemas": {address: {"resource_schemas": {"google_compute_network": network}}}
+    }
+    extra = tmp_path / "google-9.9.9.json"
+    extra.write_text(json.dumps(full), encoding="utf-8")
+    schemas = load_schemas(BUNDLED, [extra])
+    assert schemas.omitted("resource", "google_compute_network") is None
+    assert schemas.lookup("resource", "google_container_cluster") is None  # not in the new file
+    violations = check_paths([FIXTURES / "trimmed" / "main.tf"], schemas)
+    assert [(v.line, v.code) for v in violations] == [
+        (5, "unknown-attribute"),  # auto_create_subnetworks: not in this tiny schema
+        (8, "unknown-resource-type"),
+    ]
 
 
 def test_dynamic_block_satisfies_min_items_and_leaves_max_open(
@@ -236,8 +281,10 @@ resource "kubernetes_deployment_v1" "d" {
 # --- API, CLI, loading ---------------------------------------------------------------------------
 
 
-def test_lookup_maps_types_to_providers(schemas: ProviderSchemas) -> None:
+def test_lookup_maps_types_to_providers(bundled: ProviderSchemas) -> None:
+    schemas = bundled
     assert {name: info.version for name, info in schemas.providers.items()} == {
+        "aws": "5.100.0",
         "azurerm": "4.79.0",
         "google": "6.50.0",
         "helm": "3.0.2",
@@ -279,8 +326,8 @@ def test_find_schema_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
     monkeypatch.setenv("GPUPLAT_PROVIDER_SCHEMAS", str(tmp_path))
     assert find_schema_dir() == tmp_path
     monkeypatch.delenv("GPUPLAT_PROVIDER_SCHEMAS")
-    shared = REPO.parent / "shared" / "provider-schemas"
-    assert find_schema_dir() == (shared.resolve() if shared.is_dir() else None)
+    assert find_schema_dir() == BUNDLED
+    assert BUNDLED == REPO / "src" / "gpuplat" / "conformance" / "schemas"
 
 
 def test_parse_keeps_lines_and_unquotes_labels() -> None:
@@ -302,21 +349,30 @@ def test_missing_path_raises(schemas: ProviderSchemas, tmp_path: Path) -> None:
 
 def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     schema_dir = str(provider_schema_dir())
-    assert main(["--schemas", schema_dir, str(FIXTURES / "valid" / "gke")]) == 0
+    assert main(["--schemas", schema_dir, str(FIXTURES / "valid" / "gke")]) == ExitCode.OK
     assert "0 violations" in capsys.readouterr().err
-    assert main(["--schemas", schema_dir, str(NEGATIVE / "unknown-attribute.tf")]) == 1
+    assert main(["--schemas", schema_dir, str(NEGATIVE / "unknown-attribute.tf")]) == 11
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 7
     assert all(
         re.match(r"^\S+unknown-attribute\.tf:\d+: .+ \[unknown-attribute\]$", x) for x in lines
     )
-    assert main(["--schemas", schema_dir, str(FIXTURES / "calls")]) == 1
+    assert main(["--schemas", schema_dir, str(FIXTURES / "calls")]) == ExitCode.NONCONFORMANT
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 6
     assert "note: module.vpc: " in err  # notes go to stderr, stdout holds violations only
     assert "6 violations" in err
-    assert main(["--schemas", schema_dir, str(FIXTURES / "nope")]) == 2
-    assert main(["--schemas", str(FIXTURES / "nope"), str(FIXTURES)]) == 2
+    assert main(["--schemas", schema_dir, str(FIXTURES / "nope")]) == ExitCode.ERROR
+    assert capsys.readouterr().err.startswith(
+        f"error: cannot read the Terraform to check: no such file or directory: {FIXTURES}/nope\n"
+    )
+    assert main(["--schemas", str(FIXTURES / "nope"), str(FIXTURES)]) == ExitCode.ERROR
+    err = capsys.readouterr().err
+    assert "error: cannot load provider schemas: provider schema directory not found" in err
+    assert "hint: pass --schemas DIR" in err
+    with pytest.raises(SystemExit) as usage:
+        main(["--no-such-option"])
+    assert usage.value.code == ExitCode.USAGE
 
 
 def test_cli_as_module() -> None:
@@ -333,7 +389,7 @@ def test_cli_as_module() -> None:
         text=True,
         check=False,
     )
-    assert result.returncode == 1, result.stderr
+    assert result.returncode == ExitCode.NONCONFORMANT, result.stderr
     assert result.stdout.endswith("`name` set twice [duplicate-attribute]\n")
 
 

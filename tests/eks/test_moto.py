@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,7 +37,7 @@ pytestmark = [pytest.mark.terraform, pytest.mark.integration]
 
 CLUSTER = "inference-use1"
 BUCKET = "acme-inference-tfstate"
-STATE_KEY = "acme-inference/dev/infra/terraform.tfstate"
+STATE_KEY = f"acme-inference/dev/{CLUSTER}/infra/terraform.tfstate"
 
 MOTO_MISSING_APIS = {
     "addons": "moto has no EKS add-on API (CreateAddon, DescribeAddon): the VPC CNI, "
@@ -81,6 +82,11 @@ MOTO_ARTIFACTS = {
 @pytest.fixture(scope="module")
 def moto() -> Iterator[MotoServer]:
     with aws_managed_policies(), node_groups_own_autoscaling_groups(), moto_server() as server:
+        # moto keeps its emulated accounts per process, not per server: an earlier test in this
+        # worker may have left buckets and state behind.
+        urllib.request.urlopen(
+            urllib.request.Request(f"{server.endpoint}/moto-api/reset", method="POST")
+        ).close()
         yield server
 
 
@@ -147,7 +153,7 @@ def test_example_infra_applies_replans_and_destroys_on_moto(
         clock = now
 
     folder = render_example(tmp_path / "project", patches(moto.endpoint))
-    root = folder / "envs" / "dev" / "infra"
+    root = folder / "envs" / "dev" / CLUSTER / "infra"
     (root / "moto_override.tf").write_text(override(f"cluster_{CLUSTER}"), encoding="utf-8")
     moto.create_bucket(BUCKET)
     tf = Terraform(

@@ -37,19 +37,22 @@ def variant(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("env", ENVS)
 def test_example_infra_roots_validate(example: Path, env: str, tmp_path: Path) -> None:
-    result = validate(example / "envs" / env / "infra", tmp_path)
+    result = validate(example / "envs" / env / "inference-use1" / "infra", tmp_path)
     assert result.valid, [d.summary for d in result.diagnostics]
     assert result.diagnostics == (), [d.summary for d in result.diagnostics]
 
 
-def test_variant_infra_root_validates(variant: Path, tmp_path: Path) -> None:
-    root = variant / "envs" / "dev" / "infra"
-    text = (root / "main.tf").read_text(encoding="utf-8")
+def test_variant_infra_roots_validate(variant: Path, tmp_path: Path) -> None:
+    roots = sorted((variant / "envs" / "dev").glob("*/infra"))
+    assert [r.parent.name for r in roots] == ["inference-use1", "inference-usw2"]
+    text = (roots[0] / "main.tf").read_text(encoding="utf-8")
     assert 'type           = "CAPACITY_BLOCK"' in text
-    assert "aws = aws.us_west_2" in text
-    result = validate(root, tmp_path)
-    assert result.valid, [d.summary for d in result.diagnostics]
-    assert result.diagnostics == (), [d.summary for d in result.diagnostics]
+    assert "endpoints {" in (roots[1] / "providers.tf").read_text(encoding="utf-8")
+    for root in roots:
+        (tmp_path / root.parent.name).mkdir()
+        result = validate(root, tmp_path / root.parent.name)
+        assert result.valid, [d.summary for d in result.diagnostics]
+        assert result.diagnostics == (), [d.summary for d in result.diagnostics]
 
 
 @pytest.mark.parametrize("which", ["example", "variant"])

@@ -1,7 +1,8 @@
 """Real `terraform init` + `terraform validate` against the real provider schemas.
 
-tools/schema-provider serves the google/kubernetes/helm schemas from shared/provider-schemas
-through the plugin protocol, so Terraform itself type-checks configurations: attribute types,
+tools/schema-provider serves the google/kubernetes/helm schemas vendored in the package
+(src/gpuplat/conformance/schemas: every type the templates use, trimmed by
+scripts/trim_schemas.py) through the plugin protocol, so Terraform itself type-checks configurations: attribute types,
 module arguments against `variable` types, references, functions, `dynamic` blocks, block
 counts and required arguments. The stand-in is built once (tools/schema-provider/setup.sh,
 cached under build/schema-provider); if it cannot be built the tests skip on a developer
@@ -11,77 +12,29 @@ machine and fail under CI=true.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.support.realparts import (
-    REPO,
-    in_ci,
-    missing,
-    provider_schema_dir,
-    terraform_bin,
-    terraform_env,
-)
+from tests.support.realparts import REPO, in_ci, provider_schema_dir
+from tests.support.standin import PROVIDERS, build_stand_ins, run, with_real_aws
 
 pytestmark = pytest.mark.terraform
 
-SETUP = REPO / "tools" / "schema-provider" / "setup.sh"
-BUILD = REPO / "build" / "schema-provider"
 GOLDEN = REPO / "tests" / "golden"
 GOLDEN_ROOTS = sorted(
     p
-    for p in GOLDEN.glob("*/envs/*/*")
+    for p in GOLDEN.glob("*/envs/*/*/*")
     if p.is_dir() and p.name in ("infra", "platform", "serving")
 )
-PROVIDERS = {"google": "6.50.0", "kubernetes": "2.38.0", "helm": "3.0.2"}
 
 
 @pytest.fixture(scope="session")
 def cli_config() -> Path:
     """Build (or reuse) the stand-in providers; the CLI config that installs them."""
-    terraform = terraform_bin()
-    schemas = provider_schema_dir()
-    if shutil.which("flock") is None:
-        missing("`flock` (util-linux) is needed by tools/schema-provider/setup.sh")
-    env = {**os.environ, "TERRAFORM": terraform, "PROVIDERS": " ".join(PROVIDERS)}
-    try:
-        done = subprocess.run(
-            ["bash", str(SETUP), str(schemas), str(BUILD)],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        missing(f"{SETUP.relative_to(REPO)} did not finish in 600 s (pip hanging?)")
-    if done.returncode != 0:
-        lines = [ln for ln in done.stderr.splitlines() if ln and not ln.startswith("WARNING:")]
-        tail = "\n".join(lines[-6:])
-        missing(
-            f"the schema stand-in provider could not be built: `bash {SETUP.relative_to(REPO)}` "
-            f"exited {done.returncode}:\n{tail}"
-        )
-    return Path(done.stdout.strip().splitlines()[-1])
-
-
-def run(cli_config: Path, workdir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = terraform_env(workdir.parent)
-    env["TF_CLI_CONFIG_FILE"] = str(cli_config)
-    env.pop("TF_PLUGIN_CACHE_DIR", None)
-    return subprocess.run(
-        [terraform_bin(), *args, "-no-color"],
-        cwd=workdir,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+    return build_stand_ins()
 
 
 def init_and_validate(cli_config: Path, workdir: Path) -> subprocess.CompletedProcess[str]:
@@ -416,50 +369,52 @@ def test_kubernetes_and_helm_roots(
 @pytest.mark.parametrize(
     "infra",
     GOLDEN_ROOTS,
-    ids=[f"{p.parents[2].name}/{p.parent.name}" for p in GOLDEN_ROOTS],
+    ids=[f"{p.parents[3].name}/{p.parents[1].name}/{p.name}" for p in GOLDEN_ROOTS],
 )
 def test_golden_roots_validate(cli_config: Path, tmp_path: Path, infra: Path) -> None:
-    project = infra.parents[2]
+    project = infra.parents[3]
     copy = tmp_path / project.name
     shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".terraform"))
     workdir = copy / infra.relative_to(project)
     assert_valid(init_and_validate(with_real_aws(cli_config, tmp_path), workdir))
 
 
-def with_real_aws(stand_ins: Path, tmp_path: Path) -> Path:
-    """The stand-ins' CLI config plus the real hashicorp/aws provider from its mirror (EKS roots)."""
-    from tests.support.realparts import aws_provider_mirror
-
-    text = stand_ins.read_text(encoding="utf-8")
-    block = (
-        "  filesystem_mirror {\n"
-        f'    path    = "{aws_provider_mirror()}"\n'
-        '    include = ["registry.terraform.io/hashicorp/aws"]\n'
-        "  }\n"
-    )
-    combined = text.replace("provider_installation {\n", "provider_installation {\n" + block, 1)
-    path = tmp_path / "terraformrc"
-    path.write_text(combined, encoding="utf-8")
-    return path
-
-
 def test_golden_roots_exist() -> None:
     if not GOLDEN_ROOTS:
-        message = f"no rendered roots in {GOLDEN}/*/envs/*/infra"
+        message = f"no rendered roots in {GOLDEN}/*/envs/*/*/infra"
         if in_ci():
             pytest.fail(message)
         pytest.skip(message)
 
 
-def test_plan_is_refused(cli_config: Path, tmp_path: Path) -> None:
+def test_plan_shows_the_configuration_and_apply_is_refused(
+    cli_config: Path, tmp_path: Path
+) -> None:
+    """The stand-in plans what is configured (computed values unknown) and applies nothing."""
     root = write(tmp_path / "root", {"main.tf": GKE_ROOT})
     assert_valid(init_and_validate(cli_config, root))
-    done = run(cli_config, root, "plan", "-input=false", "-refresh=false")
-    assert done.returncode == 1
+    done = run(cli_config, root, "plan", "-input=false", "-out=plan.tfplan")
+    assert done.returncode == 0, done.stderr
+    shown = run(cli_config, root, "show", "-json", "plan.tfplan")
+    assert shown.returncode == 0, shown.stderr
+    plan = json.loads(shown.stdout)
+    changes = {c["address"]: c["change"] for c in plan["resource_changes"]}
+    pool = changes["google_container_node_pool.l4"]
+    assert pool["actions"] == ["create"]
+    config = pool["after"]["node_config"][0]
+    assert config["machine_type"] == "g2-standard-8"
+    assert config["guest_accelerator"][0]["count"] == 1
+    assert pool["after"]["autoscaling"][0]["total_max_node_count"] == 4
+    # Computed and left unset: unknown until apply, as a real provider would plan them.
+    assert pool["after_unknown"]["id"] is True
+    assert pool["after_unknown"]["node_config"][0]["disk_size_gb"] is True
+    assert "cluster" in pool["after_unknown"]  # a reference to the unknown cluster id
+    applied = run(cli_config, root, "apply", "-input=false", "plan.tfplan")
+    assert applied.returncode == 1
     assert (
         "Error: terraform-provider-google here is a schema-only stand-in: "
-        "ConfigureProvider is refused"
-    ) in done.stderr
+        "ApplyResourceChange is refused"
+    ) in applied.stderr
 
 
 def test_terraform_reads_back_the_exact_schemas(cli_config: Path, tmp_path: Path) -> None:
@@ -467,7 +422,8 @@ def test_terraform_reads_back_the_exact_schemas(cli_config: Path, tmp_path: Path
 
     `terraform providers schema -json` renders the protobuf schemas Terraform received; for
     every resource, data source and ephemeral resource of all three providers that must be
-    the input JSON exactly (types, flags, descriptions, nesting modes, min/max items).
+    the input JSON exactly (types, flags, descriptions, nesting modes, min/max items). The
+    provider blocks come from schema_provider/provider_config (the vendored files have none).
     """
     root = write(tmp_path / "root", {"main.tf": PLATFORM_ROOT})
     init = run(cli_config, root, "init", "-backend=false", "-input=false")

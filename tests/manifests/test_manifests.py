@@ -10,7 +10,7 @@ import yaml
 
 from gpuplat.app.init import list_examples
 from tests.support.cli import run
-from tests.support.specs import DRA_CLUSTER_PATCH, OPERATOR_PATCH, project
+from tests.support.specs import DRA_CLUSTER_PATCH, OPERATOR_PATCH, POD_PATCH, project
 
 EXAMPLES = [name for name, _ in list_examples()]
 CUSTOM_KINDS = {"HTTPScaledObject", "ScaledObject"}
@@ -46,7 +46,8 @@ def test_example_manifests_validate_strict_1_34(example: str, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    ("name", "patches"), [("dra", DRA_CLUSTER_PATCH), ("operator", OPERATOR_PATCH)]
+    ("name", "patches"),
+    [("dra", DRA_CLUSTER_PATCH), ("operator", OPERATOR_PATCH), ("pod", POD_PATCH)],
 )
 def test_dra_and_operator_manifests_validate(
     name: str, patches: tuple[tuple[str, str], ...], tmp_path: Path
@@ -56,8 +57,12 @@ def test_dra_and_operator_manifests_validate(
     kinds = [d["kind"] for p in out.rglob("*.yaml") for d in yaml.safe_load_all(p.read_text())]
     if name == "dra":
         assert "ResourceClaimTemplate" in kinds
-    else:
+    elif name == "operator":
         assert "ConfigMap" in kinds
+    else:
+        text = (out / "prod/inference-us/serving/chat.yaml").read_text()
+        assert "secretKeyRef:" in text and "configMapKeyRef:" in text
+        assert "cost-center: ml-platform" in text
     assert validated > 0
 
 
@@ -83,8 +88,10 @@ def test_startup_probe_covers_the_estimate(tmp_path: Path) -> None:
     deployment = next(d for d in docs if d["kind"] == "Deployment")
     server = deployment["spec"]["template"]["spec"]["containers"][0]
     probe = server["startupProbe"]
-    # 4 min pull + 6.5 GB at 400 MB/s = 257 s; the budget is 15 min.
-    assert probe["periodSeconds"] * probe["failureThreshold"] == 900
+    # Probes start after the 4 min pull (and the copy); the 15 min budget leaves 660 s.
+    assert probe["periodSeconds"] * probe["failureThreshold"] == 900 - 240
+    # A new node (600 s) + pull 240 s + copy of 6.5 GB at 400 MB/s (17 s) + the probe's 660 s.
+    assert deployment["spec"]["progressDeadlineSeconds"] == 600 + 240 + 17 + 660
     assert (
         server["livenessProbe"]["failureThreshold"] * server["livenessProbe"]["periodSeconds"] == 60
     )

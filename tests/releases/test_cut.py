@@ -130,8 +130,13 @@ def test_a_version_must_be_higher_than_the_latest_release(
 def test_a_bump_needs_a_changelog_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with sandbox(tmp_path, monkeypatch) as box:
         meta = box.template("scale-to-zero", "module.yaml")
-        meta.write_text(meta.read_text().replace("version: 1.0.0\n", "version: 1.1.0\n", 1))
-        with pytest.raises(ValueError, match=r"first changelog entry must be for version 1\.1\.0"):
+        current = latest("scale-to-zero").version
+        major = int(current.split(".")[0]) + 1
+        text = meta.read_text()
+        meta.write_text(text.replace(f"version: {current}\n", f"version: {major}.0.0\n", 1))
+        with pytest.raises(
+            ValueError, match=rf"first changelog entry must be for version {major}\.0\.0"
+        ):
             module_sources()
 
 

@@ -9,7 +9,6 @@ import pytest
 
 from gpuplat.app.init import list_examples
 from gpuplat.conformance import check, load_schemas
-from tests.conformance.test_checker import aws_schema  # noqa: F401  (a session fixture)
 from tests.support.cli import run
 from tests.support.golden import GOLDEN
 from tests.support.realparts import provider_schema_dir, terraform_bin, terraform_env
@@ -18,23 +17,14 @@ from tests.support.specs import DRA_CLUSTER_PATCH, OPERATOR_PATCH, project
 EXAMPLES = [name for name, _ in list_examples()]
 
 
-def _uses_aws(example: str) -> bool:
-    return any(
-        "hashicorp/aws" in path.read_text(encoding="utf-8")
-        for path in (GOLDEN / example / "envs").glob("*/infra/versions.tf")
-    )
-
-
 @pytest.mark.parametrize("example", EXAMPLES)
-def test_rendered_tree_conforms_to_provider_schemas(
-    example: str, request: pytest.FixtureRequest
-) -> None:
-    # The shared schemas have no aws: EKS examples are checked against the schema real
-    # terraform reads from the aws provider in the filesystem mirror (tests/conformance).
-    extra = [request.getfixturevalue("aws_schema")] if _uses_aws(example) else []
-    schemas = load_schemas(provider_schema_dir(), extra)
+def test_rendered_tree_conforms_to_provider_schemas(example: str) -> None:
+    # The vendored schemas hold every type the templates use (tests/conformance/test_vendored.py
+    # compares the aws one with the real provider's): none may be left unchecked.
+    schemas = load_schemas(provider_schema_dir())
     report = check([GOLDEN / example / "envs", GOLDEN / example / "modules"], schemas)
     assert report.violations == (), "\n".join(str(v) for v in report.violations)
+    assert not [n for n in report.notes if n.code == "type-not-checked"]
     assert report.blocks > 0
 
 
@@ -59,3 +49,4 @@ def test_variants_conform(name: str, patches: tuple[tuple[str, str], ...], tmp_p
     schemas = load_schemas(provider_schema_dir())
     report = check([folder / "envs", folder / "modules"], schemas)
     assert report.violations == (), "\n".join(str(v) for v in report.violations)
+    assert not [n for n in report.notes if n.code == "type-not-checked"]

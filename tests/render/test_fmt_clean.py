@@ -21,10 +21,15 @@ from tests.support.tffmt import fmt_problems
 # endpoints map then has two keys of different widths.
 SECOND_WORKLOAD = (
     (
+        "\naddons:\n",
+        "      - name: l4-other\n        machine_type: g2-standard-8\n"
+        "        autoscaling:\n          min_nodes: 0\n          max_nodes: 1\n\naddons:\n",
+    ),
+    (
         "\nenvironments:\n",
         "\n  - name: chat-long-name\n    image: vllm/vllm-openai:v0.11.0\n"
         "    model:\n      source: gs://acme-models/other\n      size_gb: 6.5\n"
-        "    pool: l4-shared\n    replicas:\n      min: 1\n      max: 1\n"
+        "    pool: l4-other\n    replicas:\n      min: 1\n      max: 1\n"
         "    clusters: [inference-us]\n\nenvironments:\n",
     ),
 )
@@ -35,7 +40,9 @@ def test_two_workloads_render_fmt_clean_roots(tmp_path: Path) -> None:
     folder = project(tmp_path / "p", SECOND_WORKLOAD)
     result = run("render", cwd=folder)
     assert result.exit_code == 0, result.stderr
-    outputs = (folder / "envs" / "dev" / "serving" / "outputs.tf").read_text(encoding="utf-8")
+    outputs = (folder / "envs" / "dev" / "inference-us" / "serving" / "outputs.tf").read_text(
+        encoding="utf-8"
+    )
     assert '"chat-long-name@inference-us" = ' in outputs
     assert fmt_problems(folder / "envs", tmp_path) == ""
 

@@ -163,7 +163,7 @@ def escapes_nothing(
     # quote() in test_hcl_quote.py covers those strings.
     assume(all(python_hcl2_can_lex(t) for t in texts))
     env = build_env(cluster, pool, project, labels, taint)
-    _, files, _ = render_root(env, "infra")
+    _, files, _ = render_root(env, env.spec.clusters[0], "infra")
     parsed = hcl2.loads(files["main.tf"])
     modules = parsed["module"]
     assert len(modules) == 2, "exactly one cluster and one pool module"

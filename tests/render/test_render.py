@@ -60,19 +60,19 @@ def test_changed_spec_rewrites_only_what_changed(project: Path) -> None:
     assert result.exit_code == 0, result.stderr
     # The node pool bound changes, and so does the serving stage's rollout capacity comment.
     assert result.stderr == (
-        "  update envs/prod/infra/main.tf\n"
-        "  update envs/prod/serving/main.tf\n"
+        "  update envs/prod/inference-us/infra/main.tf\n"
+        "  update envs/prod/inference-us/serving/main.tf\n"
         "rendered dev, prod: changed 2 items\n"
     )
     after = stat_all(project)
     changed = {p for p in after if after[p] != before.get(p)}
     assert changed == {
-        "envs/prod/infra/main.tf",
-        "envs/prod/serving/main.tf",
+        "envs/prod/inference-us/infra/main.tf",
+        "envs/prod/inference-us/serving/main.tf",
         "envs/manifest.json",
         "envs/prod.yaml",
     }
-    assert "max_nodes       = 10" in (project / "envs/prod/infra/main.tf").read_text()
+    assert "max_nodes       = 10" in (project / "envs/prod/inference-us/infra/main.tf").read_text()
 
 
 def test_check_reports_stale_root(project: Path) -> None:
@@ -82,8 +82,8 @@ def test_check_reports_stale_root(project: Path) -> None:
     assert result.exit_code == 5
     assert result.stderr == (
         "Error: the rendered tree is stale: 2 changes pending\n"
-        "  update: envs/dev/infra/main.tf\n"
-        "  update: envs/prod/infra/main.tf\n"
+        "  update: envs/dev/inference-us/infra/main.tf\n"
+        "  update: envs/prod/inference-us/infra/main.tf\n"
         "Hint: run `gpuplat render` and commit the result\n"
     )
 
@@ -112,16 +112,16 @@ def test_extra_file_in_module_folder_is_a_hand_edit(project: Path) -> None:
 
 
 def test_hand_edited_root_is_reported_and_rewritten(project: Path) -> None:
-    backend = project / "envs/dev/infra/backend.tf"
+    backend = project / "envs/dev/inference-us/infra/backend.tf"
     original = backend.read_text()
     backend.write_text(original + "# local tweak\n")
     check = run("render", "--check", cwd=project)
     assert check.exit_code == 5
-    assert "  update: envs/dev/infra/backend.tf\n" in check.stderr
+    assert "  update: envs/dev/inference-us/infra/backend.tf\n" in check.stderr
     result = run("render", cwd=project)
     assert result.exit_code == 0
     assert (
-        "Warning: envs/dev/infra/backend.tf was edited by hand; gpuplat owns it and rewrote it\n"
+        "Warning: envs/dev/inference-us/infra/backend.tf was edited by hand; gpuplat owns it and rewrote it\n"
         in result.stderr
     )
     assert backend.read_text() == original
@@ -150,15 +150,15 @@ def test_invalid_spec_writes_nothing(project: Path) -> None:
 def test_render_one_environment_keeps_the_others(project: Path) -> None:
     overlay = project / "envs" / "prod.yaml"
     overlay.write_text(overlay.read_text().replace("max_nodes: 8", "max_nodes: 10"))
-    dev_before = (project / "envs/dev/infra/main.tf").stat().st_ino
+    dev_before = (project / "envs/dev/inference-us/infra/main.tf").stat().st_ino
     result = run("render", "-e", "prod", cwd=project)
     assert result.exit_code == 0
-    assert (project / "envs/dev/infra/main.tf").stat().st_ino == dev_before
+    assert (project / "envs/dev/inference-us/infra/main.tf").stat().st_ino == dev_before
     assert run("render", "--check", cwd=project).exit_code == 0
 
 
 def test_local_state_and_lock_files_survive_a_render(project: Path) -> None:
-    lock = project / "envs/dev/infra/.terraform.lock.hcl"
+    lock = project / "envs/dev/inference-us/infra/.terraform.lock.hcl"
     lock.write_text("# provider locks\n")
     overlay = project / "envs" / "dev.yaml"
     overlay.write_text(overlay.read_text().replace("max_nodes: 2", "max_nodes: 3"))
@@ -171,7 +171,7 @@ def test_dry_run_writes_nothing(tmp_path: Path) -> None:
     before = stat_all(tmp_path)
     result = run("render", "--dry-run", cwd=tmp_path)
     assert result.exit_code == 0
-    assert "  would create envs/dev/infra/main.tf\n" in result.stderr
+    assert "  would create envs/dev/inference-us/infra/main.tf\n" in result.stderr
     assert stat_all(tmp_path) == before
 
 
@@ -200,7 +200,7 @@ def test_noop_render_does_not_load_the_spec(project: Path) -> None:
         "import sys\n"
         "from pathlib import Path\n"
         "from gpuplat.app.render import render_project\n"
-        f"result = render_project(Path({str(project)!r}))\n"
+        f"result = render_project(Path({str(project)!r})).result\n"
         "assert result.nothing_to_do and not result.written\n"
         "print(sorted(m for m in ('pydantic', 'jinja2', 'yaml') if m in sys.modules))\n"
     )

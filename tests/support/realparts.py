@@ -1,5 +1,8 @@
 """Locate the real parts (terraform, the AWS provider mirror, provider schemas) for tests.
 
+The provider schemas are vendored (trimmed, ``src/gpuplat/conformance/schemas/``), so only
+terraform and the aws provider have to be on the machine.
+
 On a developer machine a missing part skips the test with the reason; under ``CI=true`` it fails,
 because a skipped check must never be reported as passing there.
 """
@@ -34,14 +37,23 @@ def terraform_bin() -> str:
     return path
 
 
+def graphviz_dot() -> str:
+    path = shutil.which("dot")
+    if path is None:
+        missing("Graphviz' `dot` is not on PATH (apt-get install graphviz)")
+    assert path is not None
+    return path
+
+
 def provider_schema_dir() -> Path:
+    """``$GPUPLAT_PROVIDER_SCHEMAS`` when set, else the trimmed schemas vendored in the package."""
+    from gpuplat.conformance.schema import BUNDLED
+
     env = os.environ.get("GPUPLAT_PROVIDER_SCHEMAS")
-    candidates = [Path(env)] if env else []
-    candidates.append(REPO.parent / "shared" / "provider-schemas")
-    for candidate in candidates:
-        if (candidate / "google-6.50.0.json").is_file():
-            return candidate
-    missing(f"provider schemas not found in {', '.join(str(c) for c in candidates)}")
+    candidate = Path(env) if env else BUNDLED
+    if (candidate / "google-6.50.0.json").is_file():
+        return candidate
+    missing(f"provider schemas not found in {candidate} (GPUPLAT_PROVIDER_SCHEMAS={env!r})")
     raise AssertionError("unreachable")
 
 

@@ -22,6 +22,22 @@ OPERATOR_PATCH = (
     ("          mode: time-slicing # two servers take turns on each L4\n", "          mode: mps\n"),
 )
 
+POD_PATCH = (
+    (
+        "    port: 8000\n",
+        "    port: 8000\n"
+        "    env:\n"
+        "      HF_TOKEN: {secret: hf-token, key: token}\n"
+        "      SETTINGS: {config_map: chat-settings, key: settings.json, optional: true}\n"
+        "      VLLM_LOGGING_LEVEL: INFO\n"
+        "    pod_labels:\n"
+        "      cost-center: ml-platform\n"
+        "    pod_annotations:\n"
+        "      example.com/owner: ml-team\n",
+    ),
+)
+"""Environment values from a Secret and a ConfigMap key, extra pod labels and annotations."""
+
 
 def project(
     tmp_path: Path, patches: tuple[tuple[str, str], ...] = (), example: str = "gke-l4-vllm"

@@ -55,8 +55,8 @@ def load(tmp_path: Path, patches: tuple[tuple[str, str], ...] = ()) -> dict[str,
     return load_project(folder).envs
 
 
-def cluster(env: EnvSpec, alias: str | None = None) -> dict[str, object]:
-    return eks.cluster_view(target("eks"), env, env.spec.clusters[0], alias)
+def cluster(env: EnvSpec) -> dict[str, object]:
+    return eks.cluster_view(target("eks"), env, env.spec.clusters[0])
 
 
 def pools(view: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -253,13 +253,10 @@ def test_default_kubernetes_version_is_explicit_in_the_root(tmp_path: Path) -> N
     assert args(cluster(envs["dev"]))["kubernetes_version"] == eks.DEFAULT_KUBERNETES_VERSION
 
 
-def test_one_provider_without_alias_and_endpoint(tmp_path: Path) -> None:
+def test_one_provider_without_endpoint(tmp_path: Path) -> None:
     envs = load(tmp_path)
-    providers, aliases = eks.aws_providers(list(envs["dev"].spec.clusters))
-    assert aliases == {"inference-use1": None}
-    (provider,) = providers
+    provider = eks.AwsProvider.of(envs["dev"].spec.clusters[0])
     assert provider.view(gpuplat_tags(envs["dev"])) == {
-        "alias": None,
         "region": "us-east-1",
         "allowed_account_ids": None,
         "endpoint": None,
@@ -277,11 +274,10 @@ def test_emulator_endpoint_serves_every_service_and_drops_the_account_pin(
 ) -> None:
     aws = '    aws:\n      account_id: "123456789012"\n      endpoint: http://localhost:4566\n'
     envs = load(tmp_path, (('      version: "1.34"\n', '      version: "1.34"\n' + aws),))
-    (provider,) = eks.aws_providers(list(envs["dev"].spec.clusters))[0]
-    view = provider.view({})
+    view = eks.AwsProvider.of(envs["dev"].spec.clusters[0]).view({})
     assert view["allowed_account_ids"] is None
     assert view["endpoints"] == dict.fromkeys(eks.AWS_SERVICES, "http://localhost:4566")
-    text = render_root(envs["dev"], "infra")[1]["providers.tf"]
+    text = render_root(envs["dev"], envs["dev"].spec.clusters[0], "infra")[1]["providers.tf"]
     assert "skip_credentials_validation = true" in text
     assert "skip_requesting_account_id  = true" in text
     assert "skip_metadata_api_check     = true" in text
@@ -292,29 +288,27 @@ def test_emulator_endpoint_serves_every_service_and_drops_the_account_pin(
 def test_account_pin_without_endpoint(tmp_path: Path) -> None:
     aws = '    aws:\n      account_id: "012345678901"\n'
     envs = load(tmp_path, (('      version: "1.34"\n', '      version: "1.34"\n' + aws),))
-    text = render_root(envs["dev"], "infra")[1]["providers.tf"]
+    text = render_root(envs["dev"], envs["dev"].spec.clusters[0], "infra")[1]["providers.tf"]
     assert 'allowed_account_ids = ["012345678901"]' in text
 
 
-def test_clusters_in_two_regions_get_aliased_providers(tmp_path: Path) -> None:
+def test_clusters_in_two_regions_get_roots_of_their_own(tmp_path: Path) -> None:
     second = (
         "  - name: inference-usw2\n    cloud: eks\n    region: us-west-2\n"
         "    zones: [us-west-2a, us-west-2b]\n    network:\n      vpc_cidr: 10.60.0.0/16\n"
         "    node_pools:\n      - name: l4\n        machine_type: g6.xlarge\n\n"
     )
     envs = load(tmp_path, (("addons:\n", second.replace("\n\n", "\n") + "\naddons:\n"),))
-    providers, aliases = eks.aws_providers(list(envs["dev"].spec.clusters))
-    assert [(p.alias, p.region) for p in providers] == [
-        ("us_east_1", "us-east-1"),
-        ("us_west_2", "us-west-2"),
-    ]
-    assert aliases == {"inference-use1": "us_east_1", "inference-usw2": "us_west_2"}
-    files = render_root(envs["dev"], "infra")[1]
-    assert files["providers.tf"].count('provider "aws" {') == 2
-    assert 'alias  = "us_west_2"' in files["providers.tf"]
-    main = files["main.tf"]
-    assert main.count("aws = aws.us_east_1") == 3  # network, cluster and node group
-    assert main.count("aws = aws.us_west_2") == 3
+    dev = envs["dev"]
+    for one, region in zip(dev.spec.clusters, ("us-east-1", "us-west-2"), strict=True):
+        folder, files, _ = render_root(dev, one, "infra")
+        assert folder == f"envs/dev/{one.name}/infra"
+        # One cluster, one region, one provider: no aliases to wire through the modules.
+        assert files["providers.tf"].count('provider "aws" {') == 1
+        assert f'region = "{region}"' in files["providers.tf"]
+        assert "alias" not in files["providers.tf"] and "providers = {" not in files["main.tf"]
+        other = next(c.name for c in dev.spec.clusters if c.name != one.name)
+        assert other not in files["main.tf"]
 
 
 def test_dra_pools_advertise_no_gpu_resource(tmp_path: Path) -> None:
@@ -338,7 +332,7 @@ def test_dra_pools_advertise_no_gpu_resource(tmp_path: Path) -> None:
 
 def test_infra_outputs_have_the_shape_later_stages_read(tmp_path: Path) -> None:
     envs = load(tmp_path)
-    text = render_root(envs["dev"], "infra")[1]["outputs.tf"]
+    text = render_root(envs["dev"], envs["dev"].spec.clusters[0], "infra")[1]["outputs.tf"]
     for line in (
         'cloud          = "eks"',
         "location       = module.cluster_inference-use1.region",

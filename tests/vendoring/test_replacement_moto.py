@@ -94,7 +94,7 @@ def test_predicted_replacements_are_the_providers(moto: MotoServer, tmp_path: Pa
             path.read_text(encoding="utf-8").replace("inference-use1", CLUSTER), encoding="utf-8"
         )
     assert run("render", cwd=folder).exit_code == 0
-    root = folder / "envs" / "dev" / "infra"
+    root = folder / "envs" / "dev" / CLUSTER / "infra"
     (root / "moto_override.tf").write_text(override(f"cluster_{CLUSTER}"), encoding="utf-8")
     s3 = moto.client("s3")
     if BUCKET not in {b["Name"] for b in s3.list_buckets()["Buckets"]}:

@@ -17,6 +17,8 @@ from gpuplat.releases.versions import Release, release_files
 from tests.support.cli import run
 from tests.vendoring.repos import INTO, ROOT, edit, make_repo, snapshot
 
+PAIRS = "gke-cluster@1.1.0,model-server@1.1.0"
+"""The shipped versions each test moves to (newer ones may follow; these never change)."""
 OLD = f"{INTO}/gke-cluster/1.0.0"
 NEW = f"{INTO}/gke-cluster/1.1.0"
 
@@ -56,7 +58,7 @@ def test_a_local_edit_to_one_block_is_kept_while_an_upstream_change_to_another_i
     (old / "CHANGELOG.md").unlink()
     assert run("vendor", "--accept", repo).exit_code == 0
 
-    result = run("vendor", "upgrade", repo)
+    result = run("vendor", "upgrade", repo, "--modules", PAIRS)
     assert result.exit_code == 0, result.stderr
     lines = result.stderr.splitlines()
     assert lines[0] == f"gke-cluster 1.0.0 -> 1.1.0  ({NEW}/)"
@@ -93,7 +95,7 @@ def test_a_local_edit_to_one_block_is_kept_while_an_upstream_change_to_another_i
 
 def test_the_upgrade_says_what_changes_for_the_infrastructure(tmp_path: Path) -> None:
     repo = vendored(tmp_path)
-    result = run("vendor", "upgrade", repo, "--dry-run")
+    result = run("vendor", "upgrade", repo, "--modules", PAIRS, "--dry-run")
     assert result.exit_code == 0, result.stderr
     lines = result.stderr.splitlines()
     assert "  variable defaults changed: resource_labels" in lines
@@ -130,7 +132,7 @@ def test_a_same_block_conflict_writes_nothing_and_names_the_block_and_both_sides
     assert run("vendor", "--accept", repo).exit_code == 0
     before = snapshot(repo)
 
-    result = run("vendor", "upgrade", repo)
+    result = run("vendor", "upgrade", repo, "--modules", PAIRS)
     assert result.exit_code == ExitCode.CONFLICT
     lines = result.stderr.splitlines()
     line = next(
@@ -153,7 +155,7 @@ def test_a_same_block_conflict_writes_nothing_and_names_the_block_and_both_sides
     assert snapshot(repo) == before
 
     copy = tmp_path / "merge"
-    marked = run("vendor", "upgrade", repo, "--conflicts", copy)
+    marked = run("vendor", "upgrade", repo, "--modules", PAIRS, "--conflicts", copy)
     assert marked.exit_code == ExitCode.CONFLICT
     assert f"the merge with conflict markers is in {copy}" in marked.stderr
     assert snapshot(repo) == before
@@ -170,7 +172,7 @@ def test_unreviewed_edits_are_refused_before_an_upgrade(tmp_path: Path) -> None:
     repo = vendored(tmp_path)
     (repo / OLD / "extra.tf").write_text("locals {}\n", encoding="utf-8")
     before = snapshot(repo)
-    result = run("vendor", "upgrade", repo)
+    result = run("vendor", "upgrade", repo, "--modules", PAIRS)
     assert result.exit_code == ExitCode.REFUSED
     assert "the vendored copy has edits that were not accepted" in result.stderr
     assert f"  added: {OLD}/extra.tf" in result.stderr.splitlines()
@@ -181,7 +183,7 @@ def test_a_file_the_repository_added_is_carried_into_the_new_version(tmp_path: P
     repo = vendored(tmp_path)
     (repo / OLD / "acme_override.tf").write_text('locals {\n  team = "ml"\n}\n', encoding="utf-8")
     assert run("vendor", "--accept", repo).exit_code == 0
-    assert run("vendor", "upgrade", repo, "--modules", "gke-cluster").exit_code == 0
+    assert run("vendor", "upgrade", repo, "--modules", "gke-cluster@1.1.0").exit_code == 0
     assert (repo / NEW / "acme_override.tf").read_text() == 'locals {\n  team = "ml"\n}\n'
     # model-server was not named: it stays at 1.0.0.
     assert (repo / INTO / "model-server" / "1.0.0").is_dir()

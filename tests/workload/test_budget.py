@@ -1,33 +1,56 @@
-"""Worked examples of the startup arithmetic."""
+"""Worked examples of the startup arithmetic (numbers a platform engineer can redo by hand).
+
+Probes start with the server container: after the image pull and, in copy mode, the init
+container's copy. The startup probe allows the load and what load_time_budget leaves after the
+pull; the progress deadline adds a new node's start, the pull and the copy to that window.
+"""
 
 from __future__ import annotations
 
-from gpuplat.workload.budget import load_seconds, startup_budget
+from gpuplat.workload.budget import NODE_START_SECONDS, load_seconds, startup_budget
 
 
-def test_140_gb_at_400_mbps_plus_a_3_minute_pull() -> None:
-    # 140 GB / 400 MB/s = 350 s of weight loading, plus 180 s of image pull = 530 s.
+def test_copy_mode_gke_l4_example() -> None:
+    # gke-l4-vllm: 6.5 GB at 400 MB/s = 16.25 s -> 17 s; image pull 4m = 240 s; budget 15m.
+    budget = startup_budget(6.5, 400, pull_seconds=240, load_time_budget=900, copied=True)
+    assert (budget.load_seconds, budget.copy_seconds) == (17, 17)
+    assert budget.estimate_seconds == 240 + 17
+    # The probe starts at 240 s + 17 s at the latest; it allows what the budget leaves after
+    # the pull: 900 - 240 = 660 s = 66 periods of 10 s.
+    assert budget.window_seconds == 660
+    assert (budget.period_seconds, budget.failure_threshold) == (10, 66)
+    # Deadline: a new node 600 s + pull 240 s + copy 17 s + probe 660 s = 1517 s.
+    assert NODE_START_SECONDS == 600
+    assert budget.progress_deadline_seconds == 600 + 240 + 17 + 660 == 1517
+
+
+def test_mounted_weights_gke_h100_example() -> None:
+    # gke-h100-mig: 29.6 GB at 800 MB/s = 37 s through Cloud Storage FUSE, no copy; pull 3m.
+    budget = startup_budget(29.6, 800, pull_seconds=180, load_time_budget=1200)
+    assert budget.copy_seconds == 0
+    assert budget.failure_threshold * budget.period_seconds == 1200 - 180 == 1020
+    assert budget.progress_deadline_seconds == 600 + 180 + 1020 == 1800
+
+
+def test_without_slack_the_probe_still_covers_the_load() -> None:
+    # 140 GB at 400 MB/s = 350 s; a 3m pull; a budget smaller than the estimate (refused by
+    # validate) still gives the probe the whole load: 35 periods.
     budget = startup_budget(140, 400, pull_seconds=180, load_time_budget=0)
-    assert budget.load_seconds == 350
-    assert budget.estimate_seconds == 530
-    assert budget.window_seconds == 530
-    assert (budget.period_seconds, budget.failure_threshold) == (10, 53)
-    assert budget.probe_allows_seconds >= 530
+    assert budget.window_seconds == 350
+    assert budget.failure_threshold == 35
+    assert budget.progress_deadline_seconds == 600 + 180 + 350
 
 
-def test_a_longer_load_time_budget_widens_the_probe() -> None:
-    budget = startup_budget(140, 400, pull_seconds=180, load_time_budget=15 * 60)
-    assert budget.estimate_seconds == 530
-    assert budget.failure_threshold == 90
-    assert budget.probe_allows_seconds == 900
+def test_the_window_rounds_up_to_whole_periods() -> None:
+    budget = startup_budget(1, 1000, pull_seconds=0, load_time_budget=95)
+    assert budget.window_seconds == 95
+    assert budget.probe_allows_seconds == 100
 
 
-def test_probe_always_covers_the_estimate_rounding_up() -> None:
-    # 6.5 GB at 400 MB/s = 16.25 s -> 17 s; 240 s pull; 257 s -> 26 periods of 10 s.
-    budget = startup_budget(6.5, 400, pull_seconds=240, load_time_budget=0)
-    assert budget.estimate_seconds == 257
-    assert budget.failure_threshold == 26
-    assert budget.probe_allows_seconds == 260
+def test_the_explanation_says_when_probes_start() -> None:
+    text = startup_budget(6.5, 400, pull_seconds=240, load_time_budget=900, copied=True).explain()
+    assert text.startswith("probes start after the image pull (240s) and the weights copy (17s)")
+    assert "10s x 66 = 660s" in text and "1517s" in text
 
 
 def test_load_seconds_decimal_units() -> None:

@@ -21,7 +21,8 @@ def test_l4_time_sliced_replica_gets_half_a_node(tmp_path: Path) -> None:
     spec = example(tmp_path, "gke-l4-vllm")
     plan = plan_workload(spec, spec.workloads[0], spec.clusters[0])
     # g2-standard-8: 8 vCPU, 32 GiB; two clients per GPU -> half a node each.
-    assert (plan.cpu, plan.memory) == ("3", "12Gi")
+    # See tests/workload/test_allocatable.py for the arithmetic.
+    assert (plan.cpu, plan.memory) == ("3705m", "12898Mi")
     assert plan.pools == ("l4-shared",)
     assert plan.tolerations == (
         {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
@@ -103,3 +104,25 @@ def test_standby_cluster_has_no_replicas(tmp_path: Path) -> None:
     plan = plan_workload(spec, spec.workloads[0], eu)
     assert not plan.primary
     assert (plan.replicas_min, plan.replicas_max) == (0, 0)
+
+
+@pytest.mark.parametrize("mount", ["copy", "gcsfuse"])
+def test_one_model_path_whether_copied_or_mounted(tmp_path: Path, mount: str) -> None:
+    """gs://acme-models/Qwen/Qwen2.5-Coder-14B-Instruct is at /models/Qwen2.5-Coder-14B-Instruct."""
+    assert run("init", "--example", "gke-h100-mig", tmp_path).exit_code == 0
+    spec_file = tmp_path / "gpuplat.yaml"
+    spec_file.write_text(spec_file.read_text().replace("mount: gcsfuse", f"mount: {mount}"))
+    spec = load_project(tmp_path, ["dev"]).envs["dev"].spec
+    plan = plan_workload(spec, spec.workloads[0], spec.clusters[0])
+    where = "/models/Qwen2.5-Coder-14B-Instruct"
+    assert plan.weights.model_path == where
+    assert plan.args[0] == f"--model={where}"  # the example says --model={model_path}
+    assert ("MODEL_PATH", where) in {(v.name, v.value) for v in plan.env}
+    if mount == "copy":
+        # An emptyDir at /models; the init container copies into the model path.
+        assert plan.weights.mount_path == "/models"
+        assert plan.weights.init_command[-1] == where
+    else:
+        # The bucket folder itself is mounted at the model path.
+        assert plan.weights.mount_path == where
+        assert plan.weights.only_dir == "Qwen/Qwen2.5-Coder-14B-Instruct"

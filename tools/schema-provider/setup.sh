@@ -3,8 +3,9 @@
 #
 #   tools/schema-provider/setup.sh [SCHEMA_DIR] [OUT_DIR]
 #
-# SCHEMA_DIR  `terraform providers schema -json` files named <name>-<version>.json
-#             (default: $GPUPLAT_PROVIDER_SCHEMAS, else ../shared/provider-schemas beside the repo)
+# SCHEMA_DIR  `terraform providers schema -json` files named <name>-<version>.json, whole or
+#             trimmed (default: $GPUPLAT_PROVIDER_SCHEMAS, else the trimmed set vendored in
+#             src/gpuplat/conformance/schemas, written by `make vendored-schemas`)
 # OUT_DIR     default: build/schema-provider in the repo
 # PROVIDERS   env, default "google kubernetes helm"
 # PYTHON      env, interpreter for the separate venv (default python3, must be >= 3.11)
@@ -22,7 +23,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-SCHEMA_DIR="${1:-${GPUPLAT_PROVIDER_SCHEMAS:-$REPO/../shared/provider-schemas}}"
+SCHEMA_DIR="${1:-${GPUPLAT_PROVIDER_SCHEMAS:-$REPO/src/gpuplat/conformance/schemas}}"
 OUT="${2:-$REPO/build/schema-provider}"
 PROVIDERS="${PROVIDERS:-google kubernetes helm}"
 PYTHON="${PYTHON:-python3}"

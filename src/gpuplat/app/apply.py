@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpuplat import runlock
 from gpuplat.app import saved
 from gpuplat.app.located import located, render_hash
+from gpuplat.app.scope import selected_clusters
 from gpuplat.errors import RefusedError
 from gpuplat.progress import Progress
 from gpuplat.spec.load import EnvSpec, load_project
@@ -78,21 +80,33 @@ def apply_env(
     *,
     binary: TerraformBinary,
     progress: Progress,
+    clusters: Sequence[str] = (),
     allow_destroy: Sequence[str] = (),
     yes: bool = False,
     confirm: Confirm | None = None,
 ) -> ApplyResult:
-    """Apply the saved plans of ``env`` in stage order.
+    """Apply the saved plans of ``env``, cluster by cluster, each in stage order.
+
+    Every refusal is checked for every selected cluster before anything is applied.
 
     Raises:
         RefusedError: No plan, a stale plan, an unallowed destroy/replace, or no confirmation.
-        LockedError: Another gpuplat run holds the environment, or Terraform's state lock.
+        LockedError: Another gpuplat run holds a cluster of the environment, or Terraform's
+            state lock.
         TerraformError: Terraform failed; the message says which stages were applied.
     """
     loaded = load_project(root, [env]).envs[env]
-    with runlock.hold(root, f"env-{env}", f"cannot apply {env}"):
-        current = render_hash(root, env)
-        plans = [(stage, saved.load(stage)) for stage in stages(root, env)]
+    names = selected_clusters(loaded, clusters)
+    with ExitStack() as held:
+        for cluster in names:
+            held.enter_context(
+                runlock.hold(root, f"env-{env}-{cluster}", f"cannot apply {env}/{cluster}")
+            )
+        plans: list[tuple[StageRoot, saved.SavedPlan | None]] = []
+        current: dict[str, str | None] = {}
+        for cluster in names:
+            current[cluster] = render_hash(root, env, cluster)
+            plans += [(stage, saved.load(stage)) for stage in stages(root, env, cluster)]
         found = [(stage, meta) for stage, meta in plans if meta is not None]
         if not found:
             raise RefusedError(
@@ -100,17 +114,17 @@ def apply_env(
                 hint=f"run `gpuplat plan {env}` first; apply only ever applies a reviewed plan",
             )
         for stage, meta in found:
-            reason = saved.stale_reason(meta, stage, current, str(binary.version))
+            reason = saved.stale_reason(meta, stage, current[stage.cluster], str(binary.version))
             if reason is not None:
                 raise RefusedError(
-                    f"the saved plan of {env}/{stage.stage} is stale: {reason}",
+                    f"the saved plan of {stage.label} is stale: {reason}",
                     hint=f"run `gpuplat plan {env}` again and review the new plan",
                 )
         _check_destroys(env, found, allow_destroy)
         to_apply = [(s, m) for s, m in found if m.has_changes]
-        result = ApplyResult(env, unchanged=[s.stage for s, m in found if not m.has_changes])
-        planned = {s.stage for s, _ in found}
-        result.waiting = [s.stage for s, _ in plans if s.stage not in planned]
+        result = ApplyResult(env, unchanged=[_name(s) for s, m in found if not m.has_changes])
+        planned = {s.label for s, _ in found}
+        result.waiting = [_name(s) for s, _ in plans if s.label not in planned]
         if not to_apply:
             return result
         _confirm(loaded, to_apply, yes, confirm)
@@ -118,6 +132,11 @@ def apply_env(
             for stage, _meta in to_apply:
                 _apply_stage(stage, binary, progress, loaded, result)
         return result
+
+
+def _name(stage: StageRoot) -> str:
+    """How results name a stage: ``<cluster>/<stage>``."""
+    return f"{stage.cluster}/{stage.stage}"
 
 
 def _check_destroys(
@@ -128,7 +147,7 @@ def _check_destroys(
     for stage, meta in found:
         for item in _protected(meta):
             if item.name not in allow and "*" not in allow:
-                blocked.append(item.line(stage.stage))
+                blocked.append(item.line(_name(stage)))
                 names.add(item.name)
     if blocked:
         raise RefusedError(
@@ -162,7 +181,7 @@ def _confirm(
 def _apply_stage(
     stage: StageRoot, binary: TerraformBinary, progress: Progress, env: EnvSpec, result: ApplyResult
 ) -> None:
-    tracker = progress.stage(f"{stage.env}/{stage.stage}", "applying")
+    tracker = progress.stage(stage.label, "applying")
     tf = stage.terraform(binary)
     try:
         tf.init(on_event=tracker.on_event)
@@ -175,11 +194,11 @@ def _apply_stage(
         done = ", ".join(result.applied) or "nothing"
         error.details = (
             *error.details,
-            f"applied before the failure: {done}; {stage.stage} is partly applied (its state "
+            f"applied before the failure: {done}; {_name(stage)} is partly applied (its state "
             "records what was done)",
         )
         error.hint = f"fix the cause, then run `gpuplat plan {stage.env}` and apply again"
         raise error from None
     saved.discard(stage)
-    result.applied.append(stage.stage)
+    result.applied.append(_name(stage))
     tracker.done("applied")

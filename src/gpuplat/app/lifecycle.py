@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from gpuplat.addresses import elements
 from gpuplat.app import saved
 from gpuplat.app.apply import Confirm
 from gpuplat.app.located import located
+from gpuplat.app.scope import selected_clusters
 from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.progress import Progress
 from gpuplat.spec.load import load_project
@@ -27,6 +29,7 @@ class DestroyResult:
     env: str
     summaries: list[StageSummary] = field(default_factory=list)
     destroyed: list[str] = field(default_factory=list)
+    """``<cluster>/<stage>`` of every stage destroyed."""
 
 
 def destroy_env(
@@ -36,24 +39,33 @@ def destroy_env(
     binary: TerraformBinary,
     progress: Progress,
     stage: str | None = None,
+    clusters: Sequence[str] = (),
     yes: bool = False,
     confirm: Confirm | None = None,
 ) -> DestroyResult:
-    """Plan the destruction of every stage (last first), confirm once, then destroy.
+    """Plan the destruction of every stage (last first) of each cluster, confirm once, destroy.
 
     Raises:
         RefusedError: Not confirmed.
         LockedError: Another run holds the environment or the state.
+        NotRenderedError: A root to destroy was never rendered.
         TerraformError: Terraform failed; stages destroyed before the failure are listed.
     """
     loaded = load_project(root, [env]).envs[env]
+    names = selected_clusters(loaded, clusters)
     table = elements(loaded.spec)
     result = DestroyResult(env)
-    with runlock.hold(root, f"env-{env}", f"cannot destroy {env}"), progress.running():
-        roots = list(reversed(rendered_stages(root, env, stage)))
+    with ExitStack() as held, progress.running():
+        for cluster in names:
+            held.enter_context(
+                runlock.hold(root, f"env-{env}-{cluster}", f"cannot destroy {env}/{cluster}")
+            )
+        roots = [
+            one for cluster in names for one in reversed(rendered_stages(root, env, cluster, stage))
+        ]
         planned = []
         for one in roots:
-            tracker = progress.stage(f"{env}/{one.stage}", "planning destroy")
+            tracker = progress.stage(one.label, "planning destroy")
             tf = one.terraform(binary)
             try:
                 tf.init(on_event=tracker.on_event)
@@ -63,9 +75,16 @@ def destroy_env(
             except TerraformError as exc:
                 raise located(exc, one, loaded) from None
             summary = (
-                summarize(env, one.stage, plan, table)
+                summarize(
+                    env,
+                    one.stage,
+                    plan,
+                    table,
+                    {c.name: c.region for c in loaded.spec.clusters},
+                    cluster=one.cluster,
+                )
                 if plan
-                else StageSummary(env, one.stage, "no-changes")
+                else StageSummary(env, one.stage, "no-changes", cluster=one.cluster)
             )
             result.summaries.append(summary)
             tracker.done("nothing to destroy" if plan is None else "destroy planned")
@@ -86,7 +105,7 @@ def destroy_env(
                     saved.discard(one)
                 raise RefusedError(f"not confirmed: nothing of {env} was destroyed")
         for one in planned:
-            tracker = progress.stage(f"{env}/{one.stage}", "destroying")
+            tracker = progress.stage(one.label, "destroying")
             try:
                 one.terraform(binary).apply(one.plan_file, on_event=tracker.on_event)
             except TerraformError as exc:
@@ -98,16 +117,17 @@ def destroy_env(
                 raise error from None
             finally:
                 saved.discard(one)
-            result.destroyed.append(one.stage)
+            result.destroyed.append(f"{one.cluster}/{one.stage}")
             tracker.done("destroyed")
     return result
 
 
 @dataclass
 class DriftResult:
-    """Per stage: what changed outside Terraform."""
+    """Per stage of one cluster: what changed outside Terraform."""
 
     env: str
+    cluster: str
     drifted: dict[str, list[str]] = field(default_factory=dict)
     no_state: list[str] = field(default_factory=list)
     """Stages with nothing applied yet: nothing there can drift."""
@@ -125,17 +145,27 @@ def drift_envs(
     binary: TerraformBinary,
     progress: Progress,
     stage: str | None = None,
+    clusters: Sequence[str] = (),
     parallel: int = 4,
 ) -> list[DriftResult]:
-    """A refresh-only plan of every stage of every environment; nothing is saved or applied."""
-    project = load_project(root, envs)
+    """A refresh-only plan of every stage of every cluster; nothing is saved or applied.
 
-    def one_env(env: str) -> DriftResult:
-        out = DriftResult(env)
+    Raises:
+        GpuplatError: ``clusters`` names a cluster an environment does not have.
+    """
+    project = load_project(root, envs)
+    units = [
+        (name, cluster)
+        for name, env in project.envs.items()
+        for cluster in selected_clusters(env, clusters)
+    ]
+
+    def one_cluster(env: str, cluster: str) -> DriftResult:
+        out = DriftResult(env, cluster)
         try:
-            with runlock.hold(root, f"env-{env}", f"cannot check {env} for drift"):
-                for one in rendered_stages(root, env, stage):
-                    tracker = progress.stage(f"{env}/{one.stage}", "refreshing")
+            with runlock.hold(root, f"env-{env}-{cluster}", f"cannot check {env}/{cluster}"):
+                for one in rendered_stages(root, env, cluster, stage):
+                    tracker = progress.stage(one.label, "refreshing")
                     tf = one.terraform(binary)
                     try:
                         tf.init(on_event=tracker.on_event)
@@ -155,7 +185,8 @@ def drift_envs(
         return out
 
     with progress.running(), ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        return list(pool.map(one_env, project.envs))
+        futures = [pool.submit(one_cluster, env, cluster) for env, cluster in units]
+        return [f.result() for f in futures]
 
 
 def outputs(
@@ -164,9 +195,10 @@ def outputs(
     *,
     binary: TerraformBinary,
     stage: str | None = None,
+    clusters: Sequence[str] = (),
     show_sensitive: bool = False,
-) -> dict[str, dict[str, object]]:
-    """Every stage's outputs (sensitive values redacted unless asked for).
+) -> dict[str, dict[str, dict[str, object]]]:
+    """Every stage's outputs, cluster by cluster (sensitive values redacted unless asked for).
 
     A stage with nothing applied yet has no state and so no outputs: it maps to ``{}``.
 
@@ -174,17 +206,20 @@ def outputs(
         NotRenderedError: The environment was never rendered.
         TerraformError: Terraform failed.
     """
-    load_project(root, [env])
-    out: dict[str, dict[str, object]] = {}
-    for one in rendered_stages(root, env, stage):
-        tf = one.terraform(binary)
-        try:
-            tf.init()
-            values = tf.outputs() if tf.state_list() else {}
-        except TerraformError as exc:
-            raise located(exc, one) from None
-        out[one.stage] = {
-            name: ("(sensitive)" if v.sensitive and not show_sensitive else v.value)
-            for name, v in values.items()
-        }
+    loaded = load_project(root, [env]).envs[env]
+    out: dict[str, dict[str, dict[str, object]]] = {}
+    for cluster in selected_clusters(loaded, clusters):
+        mine: dict[str, dict[str, object]] = {}
+        for one in rendered_stages(root, env, cluster, stage):
+            tf = one.terraform(binary)
+            try:
+                tf.init()
+                values = tf.outputs() if tf.state_list() else {}
+            except TerraformError as exc:
+                raise located(exc, one) from None
+            mine[one.stage] = {
+                name: ("(sensitive)" if v.sensitive and not show_sensitive else v.value)
+                for name, v in values.items()
+            }
+        out[cluster] = mine
     return out

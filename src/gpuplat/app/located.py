@@ -16,12 +16,13 @@ from gpuplat.tree.record import read_manifest
 from gpuplat.workspace import StageRoot
 
 
-def render_hash(root: Path, env: str) -> str | None:
-    """The render hash of an environment, or None when the spec changed since the render."""
+def render_hash(root: Path, env: str, cluster: str) -> str | None:
+    """What a cluster's plans in ``env`` are bound to, or None when the spec changed since the
+    render."""
     if unchanged(root, [env]) is None:
         return None
     entry = read_manifest(root).envs.get(env)
-    return entry.render_hash if entry else None
+    return entry.clusters.get(cluster) if entry else None
 
 
 def located(exc: TerraformError, stage: StageRoot, env: EnvSpec | None = None) -> TerraformError:
@@ -53,7 +54,7 @@ def located(exc: TerraformError, stage: StageRoot, env: EnvSpec | None = None) -
             details.extend(f"  {line}" for line in diag.detail.splitlines() if line.strip())
     if not details:
         details = [line for line in exc.stderr_tail.splitlines()[-10:] if line.strip()]
-    message = f"terraform failed in {stage.env}/{stage.stage}: {exc.message}"
+    message = f"terraform failed in {stage.label}: {exc.message}"
     return replace(exc, message=message, details=tuple(details), hint=exc.hint or _hint(exc))
 
 

@@ -10,21 +10,22 @@ from pathlib import Path
 from gpuplat import runlock
 from gpuplat.addresses import Element, elements
 from gpuplat.app import saved
-from gpuplat.app.located import located, render_hash
+from gpuplat.app.located import located
 from gpuplat.app.render import render_project
+from gpuplat.app.scope import selected_clusters
 from gpuplat.errors import GpuplatError, StaleError
 from gpuplat.progress import Progress
-from gpuplat.spec.load import load_project
 from gpuplat.summary import StageSummary, summarize
 from gpuplat.terraform import TerraformBinary, TerraformError
 from gpuplat.workspace import StageRoot, stages
 
 
 @dataclass
-class EnvPlan:
-    """The plan of one environment: every stage's summary, or the error that stopped it."""
+class ClusterPlan:
+    """The plan of one cluster in one environment: every stage's summary, or what stopped it."""
 
     env: str
+    cluster: str
     stages: list[StageSummary] = field(default_factory=list)
     error: GpuplatError | None = None
 
@@ -35,6 +36,7 @@ class EnvPlan:
     def to_json(self) -> dict[str, object]:
         return {
             "environment": self.env,
+            "cluster": self.cluster,
             "has_changes": self.has_changes,
             "error": None if self.error is None else str(self.error),
             "stages": [s.to_json() for s in self.stages],
@@ -48,51 +50,81 @@ def plan_envs(
     binary: TerraformBinary,
     progress: Progress,
     stage: str | None = None,
+    clusters: Sequence[str] = (),
     check: bool = False,
     parallel: int = 4,
-) -> list[EnvPlan]:
-    """Plan each environment (several at once, at most ``parallel``).
+) -> list[ClusterPlan]:
+    """Plan each cluster of each environment (several at once, at most ``parallel``).
+
+    Clusters have their own roots and state: one cluster's failure (e.g. missing credentials
+    of its cloud) never stops the others.
 
     Raises:
         SpecError: The spec is invalid.
         StaleError: ``check`` and the rendered tree is stale.
+        GpuplatError: ``clusters`` names a cluster an environment does not have.
     """
-    render_project(root, envs, check=check)
-    project = load_project(root, envs)
+    outcome = render_project(root, envs, check=check, load=True)
+    project = outcome.project
+    assert project is not None  # render_project(load=True) always loads it
+    units = [
+        (
+            name,
+            cluster,
+            outcome.cluster_hash(name, cluster),
+            elements(env.spec),
+            {c.name: c.region for c in env.spec.clusters},
+        )
+        for name, env in project.envs.items()
+        for cluster in selected_clusters(env, clusters)
+    ]
     with progress.running(), ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
         futures = [
-            pool.submit(_plan_env, root, name, binary, progress, stage, elements(env.spec))
-            for name, env in project.envs.items()
+            pool.submit(
+                _plan_cluster,
+                root,
+                env,
+                cluster,
+                digest,
+                binary,
+                progress,
+                stage,
+                table,
+                regions,
+            )
+            for env, cluster, digest, table, regions in units
         ]
         return [f.result() for f in futures]
 
 
-def _plan_env(
+def _plan_cluster(
     root: Path,
     env: str,
+    cluster: str,
+    digest: str | None,
     binary: TerraformBinary,
     progress: Progress,
     only: str | None,
     table: dict[str, Element],
-) -> EnvPlan:
-    out = EnvPlan(env)
+    regions: dict[str, str],
+) -> ClusterPlan:
+    out = ClusterPlan(env, cluster)
     try:
-        with runlock.hold(root, f"env-{env}", f"cannot plan {env}"):
-            digest = render_hash(root, env)
+        with runlock.hold(root, f"env-{env}-{cluster}", f"cannot plan {env}/{cluster}"):
             if digest is None:
                 raise StaleError(
-                    f"the spec of {env} changed while planning",
-                    hint=f"run `gpuplat plan {env}` again",
+                    f"{env}/{cluster} has no render record", hint=f"run `gpuplat plan {env}` again"
                 )
-            roots = stages(root, env, only)
-            for stage in stages(root, env):
+            for stage in stages(root, env, cluster):
                 saved.discard(stage)
             waiting: str | None = None
-            for stage in roots:
+            for stage in stages(root, env, cluster, only):
                 if waiting is not None:
-                    out.stages.append(StageSummary(env, stage.stage, "waits", waits_for=waiting))
+                    out.stages.append(
+                        StageSummary(env, stage.stage, "waits", waits_for=waiting, cluster=cluster)
+                    )
                     continue
-                summary = _plan_stage(stage, binary, progress, digest, table)
+                summary = _plan_stage(stage, binary, progress, digest, table, regions)
                 out.stages.append(summary)
                 if summary.has_changes and only is None:
                     # A later stage reads this one's state: its plan is only meaningful once
@@ -109,8 +141,9 @@ def _plan_stage(
     progress: Progress,
     digest: str,
     table: dict[str, Element],
+    regions: dict[str, str],
 ) -> StageSummary:
-    tracker = progress.stage(f"{stage.env}/{stage.stage}", "init")
+    tracker = progress.stage(stage.label, "init")
     tf = stage.terraform(binary)
     try:
         tf.init(on_event=tracker.on_event)
@@ -119,10 +152,10 @@ def _plan_stage(
         result = tf.plan(stage.plan_file, on_event=tracker.on_event)
         if not result.has_changes:
             stage.plan_file.unlink(missing_ok=True)
-            summary = StageSummary(stage.env, stage.stage, "no-changes")
+            summary = StageSummary(stage.env, stage.stage, "no-changes", cluster=stage.cluster)
         else:
             plan = tf.show_plan(stage.plan_file)
-            summary = summarize(stage.env, stage.stage, plan, table)
+            summary = summarize(stage.env, stage.stage, plan, table, regions, cluster=stage.cluster)
     except TerraformError as exc:
         tracker.done("failed")
         raise located(exc, stage) from None

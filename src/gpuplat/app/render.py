@@ -42,8 +42,8 @@ class RenderResult:
     written: bool
     warnings: list[Diagnostic] = field(default_factory=list)
     files: int = 0
-    manifests: int = 0
-    manifests_written: bool = False
+    manifests: tuple[int, bool] | None = None
+    """Plain manifests: how many files, and whether any was written."""
 
     @property
     def nothing_to_do(self) -> bool:
@@ -100,16 +100,37 @@ def _no_strays(root: Path, manifest: Manifest, envs: tuple[str, ...]) -> tuple[s
     return envs
 
 
+@dataclass
+class RenderOutcome:
+    """One render pass: what it did, and what the commands that go on from it need.
+
+    ``plan`` renders first and plans from the same pass: one spec load, one lock, one read of
+    the render record.
+    """
+
+    result: RenderResult
+    project: Project | None
+    """The loaded spec: always after a real render, on the fast path only when asked for."""
+    record: Manifest
+    """The render record as it is on disk after this pass."""
+
+    def cluster_hash(self, env: str, cluster: str) -> str | None:
+        """What the plans of one cluster in ``env`` are bound to."""
+        entry = self.record.envs.get(env)
+        return entry.clusters.get(cluster) if entry is not None else None
+
+
 def render_project(
     root: Path,
     envs: Sequence[str] = (),
     *,
     dry_run: bool = False,
     check: bool = False,
+    load: bool = False,
     manifests: Path | None = None,
     layout: str = "plain",
     gitops: Source | None = None,
-) -> RenderResult:
+) -> RenderOutcome:
     """Render the project in ``root``.
 
     Args:
@@ -117,7 +138,9 @@ def render_project(
         envs: Environments to render; empty means all of them.
         dry_run: Report what would change, write nothing.
         check: Fail when anything would change or a module was edited by hand.
-        manifests: Also write plain Kubernetes YAML of every environment into this folder.
+        load: Load the spec even when nothing has to be rendered (for the caller's next step).
+        manifests: Also write plain Kubernetes YAML into this folder (before the tree, so a
+            refused folder leaves the tree as it was).
         layout: How to lay the manifests out: plain, argocd or flux (``manifests.gitops``).
         gitops: The repository, revision and path the Argo CD / Flux objects point at.
 
@@ -129,15 +152,20 @@ def render_project(
         FileError: The operating system refused a write (e.g. a read-only folder); the
             previous tree is left as it was.
     """
-    if not check and manifests is None and (root / "gpuplat.yaml").is_file():
-        with runlock.hold(root, "render", "cannot render"):
-            writer.recover(root)
-            done = unchanged(root, envs)
-        if done is not None:
-            return RenderResult(done, [], [], [], written=False)
-    project, rendered = load_and_render(root, envs)
     with runlock.hold(root, "render", "cannot render"):
         writer.recover(root)
+        if not check and (root / "gpuplat.yaml").is_file():
+            done = unchanged(root, envs)
+            if done is not None:
+                wanted = load or (manifests is not None and not dry_run)
+                project = _load(root, envs) if wanted else None
+                result = RenderResult(done, [], [], [], written=False)
+                if project is not None:
+                    result.warnings = project.warnings
+                    if manifests is not None and not dry_run:
+                        result.manifests = write_manifests(project, manifests, layout, gitops)
+                return RenderOutcome(result, project, read_manifest(root))
+        project, rendered = load_and_render(root, envs)
         previous = read_manifest(root)
         manifest = updated_manifest(previous, rendered)
         found = diff(root, rendered, previous, manifest, project.envs)
@@ -160,24 +188,11 @@ def render_project(
                 release_files(release)
             if not found.clean:
                 raise _stale(found)
-            return result
-        if manifests is not None and not dry_run:
-            from gpuplat.manifests.objects import MARKER, build_manifests
-
-            files = {
-                path: text
-                for env in project.envs.values()
-                for path, text in build_manifests(env).items()
-            }
-            if layout != "plain":
-                from gpuplat.manifests.gitops import layout as lay_out
-
-                files = lay_out(files, layout, gitops)  # type: ignore[arg-type]
-            result.manifests = len(files)
-            with user_files(f"write the manifests to {manifests}"):
-                result.manifests_written = writer.replace_dir(manifests, files, MARKER)
+            return RenderOutcome(result, project, manifest)
         if dry_run:
-            return result
+            return RenderOutcome(result, project, previous)
+        if manifests is not None:
+            result.manifests = write_manifests(project, manifests, layout, gitops)
         with user_files("write the rendered tree (the previous tree is intact)"):
             if not found.clean:
                 files = dict(rendered.files)
@@ -188,7 +203,41 @@ def render_project(
                 )
                 result.written = True
             _remember(root, project)
-        return result
+        return RenderOutcome(result, project, manifest)
+
+
+def _load(root: Path, envs: Sequence[str]) -> Project:
+    from gpuplat.spec.load import load_project  # pydantic: only when the spec is needed
+
+    return load_project(root, envs)
+
+
+def write_manifests(
+    project: Project, folder: Path, layout: str = "plain", gitops: Source | None = None
+) -> tuple[int, bool]:
+    """Plain Kubernetes YAML of every loaded environment into ``folder``, switched atomically.
+
+    ``layout`` argocd or flux adds a kustomization per environment and cluster and the objects
+    that apply them (``manifests.gitops``).
+
+    Returns:
+        How many files, and whether anything was written (False: already up to date).
+
+    Raises:
+        GpuplatError: ``folder`` holds files gpuplat did not write.
+        FileError: The operating system refused a write.
+    """
+    from gpuplat.manifests.objects import MARKER, build_manifests
+
+    files = {
+        path: text for env in project.envs.values() for path, text in build_manifests(env).items()
+    }
+    if layout != "plain":
+        from gpuplat.manifests.gitops import layout as lay_out
+
+        files = lay_out(files, layout, gitops)  # type: ignore[arg-type]
+    with user_files(f"write the manifests to {folder}"):
+        return len(files), writer.replace_dir(folder, files, MARKER)
 
 
 def gitops_source(
@@ -202,7 +251,8 @@ def gitops_source(
     """Where the GitOps objects of ``layout`` point, from the command line's options.
 
     Raises:
-        GpuplatError: A GitOps layout without --manifests or --repo-url.
+        GpuplatError: A GitOps layout without --manifests or --repo-url, or a manifests folder
+            outside the project without --repo-path.
     """
     if layout == "plain":
         return None

@@ -20,12 +20,14 @@ class SavedPlan:
     env: str
     stage: str
     render_hash: str
+    """The hash of the cluster's rendered roots and modules the plan was made from."""
     gpuplat: str
     terraform: str
     created: str
     has_changes: bool
     plan_sha256: str | None
     summary: dict[str, object]
+    cluster: str = ""
 
 
 def _sha(path: Path) -> str | None:
@@ -46,6 +48,7 @@ def save(
     meta = SavedPlan(
         env=stage.env,
         stage=stage.stage,
+        cluster=stage.cluster,
         render_hash=render_hash,
         gpuplat=__version__,
         terraform=terraform,
@@ -54,7 +57,7 @@ def save(
         plan_sha256=_sha(stage.plan_file) if has_changes else None,
         summary=summary,
     )
-    with user_files(f"save the plan of {stage.env}/{stage.stage}"):
+    with user_files(f"save the plan of {stage.label}"):
         stage.plan_meta.parent.mkdir(parents=True, exist_ok=True)
         stage.plan_meta.write_text(
             json.dumps(asdict(meta), indent=2, sort_keys=True) + "\n", encoding="utf-8"
@@ -84,7 +87,7 @@ def stale_reason(
     if render_hash is None:
         return "the rendered tree no longer matches the spec (it changed since the last render)"
     if meta.render_hash != render_hash:
-        return "the environment was rendered again after this plan was made"
+        return "the cluster's roots were rendered again after this plan was made"
     if meta.gpuplat != __version__:
         return f"it was made by gpuplat {meta.gpuplat}; this is {__version__}"
     if meta.terraform != terraform:

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpuplat import __version__
-from gpuplat.errors import ConflictError, RefusedError, user_files
+from gpuplat.errors import ConflictError, GpuplatError, RefusedError, StaleError, user_files
 from gpuplat.hcl.writer import quote
-from gpuplat.releases.versions import Release, latest, release_files
+from gpuplat.releases.versions import Release, latest, release_files, release_hashes
 from gpuplat.vendoring.blockmerge import Conflict, Merged, merge_terraform, merge_text
 from gpuplat.vendoring.destination import read_repository
 from gpuplat.vendoring.disk import remove_folder, write_file, write_folder
@@ -67,14 +67,40 @@ class UpgradeResult:
 
 
 def _targets(root: Path, lock: VendorLock, names: Sequence[str]) -> dict[str, str]:
-    """Module -> the version to move to: the spec's where there is one, else the latest."""
+    """Module -> the version to move to: ``name@version`` as named, else the spec's version
+    where there is a spec, else the latest.
+
+    Raises:
+        GpuplatError: A named module is not vendored, or gpuplat ships no such version.
+    """
     from gpuplat.app.vendor import wanted_releases
 
+    pinned = dict(entry.partition("@")[::2] for entry in names)
+    for name, version in pinned.items():
+        if name not in lock.modules:
+            raise GpuplatError(
+                f"{name} is not vendored here",
+                hint="vendored: " + ", ".join(sorted(lock.modules)),
+            )
+        if version:
+            release_hashes_or_error(Release(name, version))
     spec: dict[str, str] = {}
     if (root / "gpuplat.yaml").is_file():
         spec = {r.name: r.version for r in wanted_releases(root, ())}
-    chosen = [n for n in lock.modules if not names or n in names]
-    return {n: spec.get(n) or latest(n).version for n in sorted(chosen)}
+    chosen = [n for n in lock.modules if not pinned or n in pinned]
+    return {n: pinned.get(n) or spec.get(n) or latest(n).version for n in sorted(chosen)}
+
+
+def release_hashes_or_error(release: Release) -> None:
+    """Check that gpuplat ships ``release``.
+
+    Raises:
+        GpuplatError: It does not (the hint lists the versions it has).
+    """
+    try:
+        release_hashes(release)
+    except StaleError as exc:
+        raise GpuplatError(exc.message, hint=exc.hint) from exc
 
 
 def _merge_module(dest: Path, vendor: Path, lock: VendorLock, name: str, new: str) -> ModuleUpgrade:
@@ -276,6 +302,8 @@ def report(result: UpgradeResult) -> list[str]:
     return lines
 
 
+_SHOWN = 8
+"""Arguments listed per resource; forcing ones come first."""
 _ACTIONS = {
     "create": "created",
     "destroy": "DESTROYED",
@@ -305,12 +333,15 @@ def _impact_lines(found: Impact) -> list[str]:
             )
         )
     for change in found.resources:
-        args = ", ".join(
+        shown = [
             f"{a.path}"
             + (f" via {a.via}" if a.via else "")
             + (" (forces replacement)" if a.effect == "replace" else "")
             for a in change.args
-        )
+        ]
+        shown = list(dict.fromkeys(shown))
+        more = len(shown) - _SHOWN
+        args = ", ".join(shown[:_SHOWN]) + (f" and {more} more" if more > 0 else "")
         lines.append(
             f"  {change.address}: {_ACTIONS[change.action]}" + (f": {args}" if args else "")
         )

@@ -5,6 +5,9 @@ sources; every entry names its source ids (see :func:`sources`) and an ``as_of``
 carries ``unverified`` where a figure was not confirmed. Importing this package reads no
 data: each file is parsed on the first lookup that needs it and cached for the process.
 
+Prices beyond a shape's own (cluster fees, how each capacity type is billed, system-pool
+shapes) come from ``pricing.yaml``; an unknown figure is None with the reason beside it.
+
 Lookups that may legitimately miss (``gpu_model``, ``shape``, ``gke_accelerator``) return
 None; use :func:`close_matches` for "did you mean" hints. Lookups of names the code itself
 chooses (``chart``, ``feature_floor``, ``feature_limit``, ``source``) raise
@@ -57,14 +60,25 @@ from gpuplat.catalog.model import (
     Shape,
     Source,
 )
+from gpuplat.catalog.pricing import (
+    CapacityBilling,
+    ClusterFee,
+    SystemShape,
+    capacity_billing,
+    cluster_fee,
+    cluster_fees,
+    system_shape,
+)
 
 __all__ = [
     "CLOUDS",
     "GKE_ACCELERATOR_LABEL",
     "Accelerator",
+    "CapacityBilling",
     "CatalogDataError",
     "ChartPin",
     "Cloud",
+    "ClusterFee",
     "CpuArch",
     "FeatureFloor",
     "FeatureLimit",
@@ -76,13 +90,17 @@ __all__ = [
     "Price",
     "Shape",
     "Source",
+    "SystemShape",
     "UnknownNameError",
     "aks_gpu_driver_values",
     "aks_gpu_instance",
+    "capacity_billing",
     "catalog_as_of",
     "chart",
     "charts",
     "close_matches",
+    "cluster_fee",
+    "cluster_fees",
     "feature_floor",
     "feature_floors",
     "feature_limit",
@@ -101,4 +119,5 @@ __all__ = [
     "shapes",
     "source",
     "sources",
+    "system_shape",
 ]

@@ -133,12 +133,12 @@ def render(
         envs,
         dry_run=dry_run,
         check=check,
-        manifests=manifests,
+        manifests=None if check else manifests,
         layout=layout,
         gitops=gitops,
-    )
-    if result.manifests_written:
-        app.console.say(f"  wrote {result.manifests} manifest file(s) to {manifests}")
+    ).result
+    if result.manifests is not None and result.manifests[1]:
+        app.console.say(f"  wrote {result.manifests[0]} manifest file(s) to {manifests}")
     if result.warnings:
         app.console.diagnostics(result.warnings)
     verb = "would " if dry_run else ""
@@ -162,10 +162,43 @@ def render(
 
 @cli.command()
 @click.option("--overlay", is_flag=True, help="Schema of an envs/<env>.yaml overlay instead.")
+@click.option("--cost", "of_cost", is_flag=True, help="Schema of `gpuplat cost --json` instead.")
 @click.pass_obj
-def schema(app: App, overlay: bool) -> int:
+def schema(app: App, overlay: bool, of_cost: bool) -> int:
     """Print the JSON Schema of the spec on stdout (for editors and CI)."""
+    if of_cost:
+        from gpuplat.cost.schema import cost_schema_text
+
+        app.console.data(cost_schema_text().rstrip("\n"))
+        return 0
     from gpuplat.spec.schema import spec_schema_text
 
     app.console.data(spec_schema_text(overlay=overlay).rstrip("\n"))
     return 0
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--schemas",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder of `terraform providers schema -json` files (default: the bundled set).",
+)
+@click.option(
+    "--extra", type=click.Path(path_type=Path), multiple=True, help="One more schema file."
+)
+@click.pass_obj
+def conformance(
+    app: App, paths: tuple[Path, ...], schemas: Path | None, extra: tuple[Path, ...]
+) -> int:
+    """Check Terraform (default: envs/ and modules/) against provider schemas; exit 11 if not."""
+    from gpuplat.conformance.run import check_conformance
+
+    result = check_conformance(app.root, paths, schemas=schemas, extra=extra)
+    for violation in result.report.violations:
+        app.console.data(str(violation))
+    for note in result.report.notes:
+        app.console.say(str(note))
+    app.console.say(result.summary())
+    return int(result.exit_code)

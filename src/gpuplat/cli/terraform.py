@@ -32,6 +32,19 @@ def _confirmer(app: App, word: str) -> Callable[[str], bool] | None:
     return ask
 
 
+_CLUSTER_OPTION = click.option(
+    "--cluster",
+    "clusters",
+    multiple=True,
+    metavar="NAME",
+    help="Only this cluster's roots (repeatable; default: every cluster). Each cluster has its "
+    "own roots and state, so one cloud runs with only its own credentials.",
+)
+_STAGE_OPTION = click.option(
+    "--stage", type=click.Choice(["infra", "platform", "serving"]), default=None
+)
+
+
 def _report_errors(app: App, errors: list[GpuplatError]) -> int:
     for error in errors:
         app.console.error(error)
@@ -40,16 +53,23 @@ def _report_errors(app: App, errors: list[GpuplatError]) -> int:
 
 @cli.command()
 @click.argument("envs", nargs=-1, required=True, shell_complete=complete_envs)
-@click.option("--stage", type=click.Choice(["infra", "platform", "serving"]), default=None)
+@_STAGE_OPTION
+@_CLUSTER_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the plan summary as JSON on stdout.")
 @click.option("--check", is_flag=True, help="Refuse to plan when the rendered tree is stale.")
-@click.option("--parallel", default=4, show_default=True, help="Environments planned at once.")
+@click.option(
+    "--parallel",
+    default=4,
+    show_default=True,
+    help="Clusters (of any environment) planned at once.",
+)
 @_TERRAFORM_OPTION
 @click.pass_obj
 def plan(
     app: App,
     envs: tuple[str, ...],
     stage: str | None,
+    clusters: tuple[str, ...],
     as_json: bool,
     check: bool,
     parallel: int,
@@ -68,6 +88,7 @@ def plan(
         binary=binary,
         progress=progress,
         stage=stage,
+        clusters=clusters,
         check=check,
         parallel=parallel,
     )
@@ -77,7 +98,7 @@ def plan(
         for result in results:
             if not result.stages:
                 continue
-            app.console.data(f"Plan for {result.env}:")
+            app.console.data(f"Plan for {result.env}, cluster {result.cluster}:")
             for summary in result.stages:
                 app.console.data("\n".join(summary.lines()))
     errors = [r.error for r in results if r.error is not None]
@@ -95,10 +116,16 @@ def plan(
     help="Allow destroying/replacing this cluster, pool or workload.",
 )
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation (protected environments).")
+@_CLUSTER_OPTION
 @_TERRAFORM_OPTION
 @click.pass_obj
 def apply(
-    app: App, env: str, allow_destroy: tuple[str, ...], yes: bool, terraform_bin: str | None
+    app: App,
+    env: str,
+    allow_destroy: tuple[str, ...],
+    yes: bool,
+    clusters: tuple[str, ...],
+    terraform_bin: str | None,
 ) -> int:
     """Apply the saved plans of ENV (made by `gpuplat plan`), and nothing else."""
     from gpuplat.app.apply import apply_env
@@ -110,6 +137,7 @@ def apply(
         env,
         binary=terraform_binary(terraform_bin),
         progress=Progress(app.console, live=True),
+        clusters=clusters,
         allow_destroy=allow_destroy,
         yes=yes,
         confirm=_confirmer(app, env),
@@ -127,11 +155,19 @@ def apply(
 
 @cli.command()
 @click.argument("env", shell_complete=complete_envs)
-@click.option("--stage", type=click.Choice(["infra", "platform", "serving"]), default=None)
+@_STAGE_OPTION
+@_CLUSTER_OPTION
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @_TERRAFORM_OPTION
 @click.pass_obj
-def destroy(app: App, env: str, stage: str | None, yes: bool, terraform_bin: str | None) -> int:
+def destroy(
+    app: App,
+    env: str,
+    stage: str | None,
+    clusters: tuple[str, ...],
+    yes: bool,
+    terraform_bin: str | None,
+) -> int:
     """Destroy ENV, its stages in reverse order, after one confirmation."""
     from gpuplat.app.lifecycle import destroy_env
     from gpuplat.progress import Progress
@@ -143,10 +179,12 @@ def destroy(app: App, env: str, stage: str | None, yes: bool, terraform_bin: str
         binary=terraform_binary(terraform_bin),
         progress=Progress(app.console, live=True),
         stage=stage,
+        clusters=clusters,
         yes=yes,
         confirm=_confirmer(app, env),
     )
     for summary in result.summaries:
+        app.console.data(f"{env}, cluster {summary.cluster}:")
         app.console.data("\n".join(summary.lines()))
     app.console.say(f"destroyed {env}: {', '.join(result.destroyed) or 'nothing'}")
     return 0
@@ -154,7 +192,8 @@ def destroy(app: App, env: str, stage: str | None, yes: bool, terraform_bin: str
 
 @cli.command()
 @click.argument("envs", nargs=-1, required=True, shell_complete=complete_envs)
-@click.option("--stage", type=click.Choice(["infra", "platform", "serving"]), default=None)
+@_STAGE_OPTION
+@_CLUSTER_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print what drifted as JSON on stdout.")
 @click.option("--parallel", default=4, show_default=True)
 @_TERRAFORM_OPTION
@@ -163,6 +202,7 @@ def drift(
     app: App,
     envs: tuple[str, ...],
     stage: str | None,
+    clusters: tuple[str, ...],
     as_json: bool,
     parallel: int,
     terraform_bin: str | None,
@@ -178,18 +218,28 @@ def drift(
         binary=terraform_binary(terraform_bin),
         progress=Progress(app.console, live=not as_json),
         stage=stage,
+        clusters=clusters,
         parallel=parallel,
     )
     if as_json:
         app.console.json(
-            [{"environment": r.env, "drifted": r.drifted, "no_state": r.no_state} for r in results]
+            [
+                {
+                    "environment": r.env,
+                    "cluster": r.cluster,
+                    "drifted": r.drifted,
+                    "no_state": r.no_state,
+                }
+                for r in results
+            ]
         )
     else:
         for result in results:
+            where = f"{result.env}/{result.cluster}"
             for stage_name in result.no_state:
-                app.console.data(f"{result.env}/{stage_name}: no state (nothing applied yet)")
+                app.console.data(f"{where}/{stage_name}: no state (nothing applied yet)")
             for stage_name, items in result.drifted.items():
-                app.console.data(f"{result.env}/{stage_name}: " + ("; ".join(items) or "no drift"))
+                app.console.data(f"{where}/{stage_name}: " + ("; ".join(items) or "no drift"))
     errors = [r.error for r in results if r.error is not None]
     if errors:
         return _report_errors(app, errors)
@@ -198,14 +248,20 @@ def drift(
 
 @cli.command()
 @click.argument("env", shell_complete=complete_envs)
-@click.option("--stage", type=click.Choice(["infra", "platform", "serving"]), default=None)
+@_STAGE_OPTION
+@_CLUSTER_OPTION
 @click.option("--show-sensitive", is_flag=True, help="Print sensitive values too.")
 @_TERRAFORM_OPTION
 @click.pass_obj
 def output(
-    app: App, env: str, stage: str | None, show_sensitive: bool, terraform_bin: str | None
+    app: App,
+    env: str,
+    stage: str | None,
+    clusters: tuple[str, ...],
+    show_sensitive: bool,
+    terraform_bin: str | None,
 ) -> int:
-    """Print the outputs of every stage of ENV as JSON."""
+    """Print the outputs of every stage of each cluster of ENV as JSON."""
     from gpuplat.app.lifecycle import outputs
     from gpuplat.workspace import terraform_binary
 
@@ -214,7 +270,41 @@ def output(
         env,
         binary=terraform_binary(terraform_bin),
         stage=stage,
+        clusters=clusters,
         show_sensitive=show_sensitive,
     )
     app.console.json(values)
+    return 0
+
+
+@cli.command()
+@click.argument("env", shell_complete=complete_envs)
+@_TERRAFORM_OPTION
+@click.pass_obj
+def migrate(app: App, env: str, terraform_bin: str | None) -> int:
+    """Move ENV's state from one root per stage (gpuplat 0.1) into each cluster's own roots."""
+    from gpuplat.app.migrate import migrate_env
+    from gpuplat.progress import Progress
+    from gpuplat.workspace import terraform_binary
+
+    result = migrate_env(
+        app.root,
+        env,
+        binary=terraform_binary(terraform_bin),
+        progress=Progress(app.console, live=True),
+    )
+    for move in result.stages:
+        if not (move.moved or move.skipped or move.left):
+            app.console.data(f"{env}/{move.stage}: no old state ({move.old})")
+            continue
+        for cluster, addresses in move.moved.items():
+            app.console.data(f"{env}/{move.stage}: moved {len(addresses)} module(s) to {cluster}")
+        for cluster, why in move.skipped.items():
+            app.console.data(f"{env}/{move.stage}: {cluster} skipped: {why}")
+        for address in move.left:
+            app.console.data(f"{env}/{move.stage}: left in the old state: {address}")
+        app.console.say(
+            f"the old state of {env}/{move.stage} is untouched at {move.old}: delete it once "
+            f"`gpuplat plan {env}` shows the clusters' resources as they are"
+        )
     return 0

@@ -137,7 +137,9 @@ def copy(
 
 @vendor.command()
 @click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--modules", default=None, help="Only these modules (a,b).")
+@click.option(
+    "--modules", default=None, help="Only these modules: a,b, or a@1.1.0 to move to that version."
+)
 @click.option(
     "--into", default=None, help="Vendor folder inside DEST (default: the one lock found)."
 )

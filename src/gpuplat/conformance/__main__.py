@@ -1,15 +1,18 @@
-"""Command line: ``python -m gpuplat.conformance [--schemas DIR] [--extra FILE] PATH...``."""
+"""``python -m gpuplat.conformance [--schemas DIR] [--extra FILE] [PATH...]``.
+
+The same check as ``gpuplat conformance``, with the same exit codes, for scripts that want the
+checker without the rest of the command line.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from gpuplat.conformance.checker import check
-from gpuplat.conformance.schema import find_schema_dir, load_schemas
+from gpuplat.conformance.run import check_conformance
+from gpuplat.errors import GpuplatError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -21,41 +24,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: Arguments without the program name; defaults to ``sys.argv[1:]``.
 
     Returns:
-        0 when there are no violations, 1 when there are, 2 on a usage or setup error.
+        ``ExitCode.OK``, ``NONCONFORMANT`` when there are violations, ``ERROR`` when a path or
+        the schemas cannot be read (argparse exits with ``USAGE`` on bad usage).
     """
     parser = argparse.ArgumentParser(
         prog="python -m gpuplat.conformance",
-        description="Check Terraform files against provider schemas.",
+        description="Check Terraform files against provider schemas "
+        "(default: ./envs and ./modules against the schemas bundled with gpuplat).",
     )
-    parser.add_argument("paths", nargs="+", type=Path, help=".tf files or directories")
+    parser.add_argument("paths", nargs="*", type=Path, help=".tf files or directories")
     parser.add_argument("--schemas", type=Path, help="directory of provider schema JSON files")
     parser.add_argument(
         "--extra", type=Path, action="append", default=[], help="another schema file (repeatable)"
     )
     parser.add_argument("--quiet", action="store_true", help="do not print notes or the summary")
     args = parser.parse_args(argv)
-    schema_dir = args.schemas or find_schema_dir()
-    if schema_dir is None:
-        print(
-            "error: no provider schemas; pass --schemas DIR or set GPUPLAT_PROVIDER_SCHEMAS",
-            file=sys.stderr,
-        )
-        return 2
-    started = time.perf_counter()
     try:
-        schemas = load_schemas(schema_dir, args.extra)
-        report = check(args.paths, schemas)
-    except (FileNotFoundError, ValueError) as exc:
+        result = check_conformance(Path(), args.paths, schemas=args.schemas, extra=args.extra)
+    except GpuplatError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
-    for violation in report.violations:
+        if exc.hint:
+            print(f"hint: {exc.hint}", file=sys.stderr)
+        return int(exc.exit_code)
+    for violation in result.report.violations:
         print(violation)
     if not args.quiet:
-        for note in report.notes:
+        for note in result.report.notes:
             print(note, file=sys.stderr)
-        elapsed = time.perf_counter() - started
-        print(f"{report.summary()} in {elapsed:.2f}s", file=sys.stderr)
-    return 0 if report.ok else 1
+        print(result.summary(), file=sys.stderr)
+    return int(result.exit_code)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,11 @@ from gpuplat.conformance.schema import BlockSchema, Kind, ProviderSchemas
 
 _KINDS: dict[str, Kind] = {"resource": "resource", "data": "data", "ephemeral": "ephemeral"}
 _SKIPPED_DIRS = {".terraform", ".git"}
+_WHAT: dict[Kind, str] = {
+    "resource": "resource type",
+    "data": "data source",
+    "ephemeral": "ephemeral resource",
+}
 
 
 def iter_tf_files(paths: Iterable[Path]) -> Iterator[Path]:
@@ -151,17 +156,27 @@ class FileChecker:
             checker.check(block.body, schema, block.line, f"{name}.")
 
     def _unknown_type(self, block: Block, kind: Kind, type_name: str, address: str) -> None:
+        trimmed = self.schemas.omitted(kind, type_name)
+        if trimmed is not None:
+            self.out.note(
+                block.line,
+                "type-not-checked",
+                address,
+                f"`{type_name}` is a {trimmed.name} {_WHAT[kind]} whose schema is not in "
+                f"{trimmed.file.name} (a trimmed set); check it against the full schema with "
+                "--schemas DIR (`terraform providers schema -json` output)",
+            )
+            return
         prefix = type_name.split("_", 1)[0]
         provider_attr = block.body.attribute("provider")
         if provider_attr is not None and isinstance(provider_attr.value, str):
             prefix = provider_attr.value.strip("${}").split(".", 1)[0] or prefix
         if self.schemas.knows_provider(prefix):
-            what = {"resource": "resource type", "data": "data source", "ephemeral": "ephemeral"}
             self.out.add(
                 block.line,
                 "unknown-resource-type",
                 address,
-                f"provider `{prefix}` has no {what[kind]} `{type_name}`"
+                f"provider `{prefix}` has no {_WHAT[kind]} `{type_name}`"
                 + suggest(type_name, self.schemas.type_names(kind, prefix)),
             )
         else:

@@ -31,6 +31,7 @@ CODES: Mapping[str, str] = {
     "module-missing-variable": "a module call omits a variable that has no default",
     "module-not-checked": "note: a non-local module source is not checked",
     "provider-not-checked": "note: the schema file has no provider configuration schema",
+    "type-not-checked": "note: the type exists, but a trimmed schema file left its schema out",
 }
 """Every code the checker emits, with what it means."""
 

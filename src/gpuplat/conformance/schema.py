@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -18,6 +18,9 @@ _KIND_KEYS: dict[Kind, str] = {
 }
 JsonObject = dict[str, object]
 ENV_VAR = "GPUPLAT_PROVIDER_SCHEMAS"
+BUNDLED = Path(__file__).resolve().parent / "schemas"
+"""The trimmed schemas shipped with gpuplat (written by ``scripts/trim_schemas.py``)."""
+TRIMMED_KEY = "gpuplat_trimmed"
 
 
 @dataclass(frozen=True)
@@ -75,12 +78,23 @@ class BlockSchema:
 
 @dataclass(frozen=True)
 class ProviderInfo:
-    """Where a provider's schema came from."""
+    """Where a provider's schema came from.
+
+    Attributes:
+        omitted: For a trimmed file, the types of each kind that exist in the provider but whose
+            schemas were left out; empty for a full schema file.
+    """
 
     name: str
     source: str
     version: str
     file: Path
+    omitted: Mapping[Kind, frozenset[str]] = field(default_factory=dict)
+
+    @property
+    def trimmed(self) -> bool:
+        """True when the file holds only some of the provider's types."""
+        return bool(self.omitted)
 
 
 def _obj(value: object) -> JsonObject:
@@ -140,14 +154,18 @@ class ProviderSchemas:
         self._raw: dict[str, JsonObject] = {}
         self._info: dict[str, ProviderInfo] = {}
         self._owner: dict[tuple[Kind, str], str] = {}
+        self._omitted: dict[tuple[Kind, str], str] = {}
         self._converted: dict[tuple[str, str], BlockSchema | None] = {}
         self._builtin: dict[tuple[Kind, str], BlockSchema] = {}
-        for info, raw in providers:
+        for info, raw in providers:  # a later file for the same provider replaces the earlier
             self._raw[info.name] = raw
             self._info[info.name] = info
+        for name, raw in self._raw.items():
             for kind, key in _KIND_KEYS.items():
                 for type_name in _obj(raw.get(key)):
-                    self._owner[(kind, type_name)] = info.name
+                    self._owner[(kind, type_name)] = name
+                for type_name in self._info[name].omitted.get(kind, ()):
+                    self._omitted[(kind, type_name)] = name
 
     def add_builtin(self, kind: Kind, type_name: str, schema: BlockSchema) -> None:
         """Register a type that Terraform itself implements (provider ``terraform``)."""
@@ -172,11 +190,18 @@ class ProviderSchemas:
         schema = self._converted[key]
         return None if schema is None else (provider, schema)
 
+    def omitted(self, kind: Kind, type_name: str) -> ProviderInfo | None:
+        """The trimmed provider that has this type but whose file left its schema out, if any."""
+        provider = self._omitted.get((kind, type_name))
+        return None if provider is None else self._info[provider]
+
     def type_names(self, kind: Kind, provider: str) -> list[str]:
-        """Every type of one kind that a provider (or ``terraform``) offers."""
+        """Every type of one kind that a provider (or ``terraform``) offers, trimmed or not."""
         if provider == "terraform":
             return [name for k, name in self._builtin if k == kind]
-        return list(_obj(self._raw.get(provider, {}).get(_KIND_KEYS[kind])))
+        kept = list(_obj(self._raw.get(provider, {}).get(_KIND_KEYS[kind])))
+        info = self._info.get(provider)
+        return kept + sorted(info.omitted.get(kind, ())) if info else kept
 
     def knows_provider(self, name: str) -> bool:
         """True when a schema for provider ``name`` (or the built-in ``terraform``) is loaded."""
@@ -220,14 +245,21 @@ def read_schema_file(path: Path) -> list[tuple[ProviderInfo, JsonObject]]:
     if not isinstance(providers, dict):
         raise ValueError(f"{path}: no provider_schemas object; not a providers schema file")
     stem_version = path.stem.rsplit("-", 1)[-1] if "-" in path.stem else ""
+    omitted_by_source = _obj(_obj(doc.get(TRIMMED_KEY)).get("omitted"))
     out: list[tuple[ProviderInfo, JsonObject]] = []
     for source, raw in providers.items():
         version = _obj(raw).get("version")
+        omitted = _obj(omitted_by_source.get(source))
         info = ProviderInfo(
             _local_name(source),
             source,
             version if isinstance(version, str) else stem_version,
             path,
+            {
+                kind: frozenset(str(n) for n in names)
+                for kind, key in _KIND_KEYS.items()
+                if isinstance(names := omitted.get(key), list) and names
+            },
         )
         out.append((info, _obj(raw)))
     return out
@@ -271,17 +303,12 @@ def load_schemas(schema_dir: Path, extra: Iterable[Path] = ()) -> ProviderSchema
     return _load(tuple(key))
 
 
-def find_schema_dir() -> Path | None:
-    """Find provider schemas: ``$GPUPLAT_PROVIDER_SCHEMAS``, then ``../shared/provider-schemas``.
+def find_schema_dir() -> Path:
+    """The provider schemas to check against: ``$GPUPLAT_PROVIDER_SCHEMAS`` when set, else the
+    trimmed set bundled with gpuplat.
 
-    Returns:
-        The first candidate directory that holds ``*.json`` files, or None.
+    An override is returned as it is, even when it is not a directory: :func:`load_schemas`
+    then says so, instead of checking against another set than the one asked for.
     """
-    candidates = []
-    if os.environ.get(ENV_VAR):
-        candidates.append(Path(os.environ[ENV_VAR]))
-    candidates.append(Path(__file__).resolve().parents[3].parent / "shared" / "provider-schemas")
-    for candidate in candidates:
-        if candidate.is_dir() and any(candidate.glob("*.json")):
-            return candidate
-    return None
+    override = os.environ.get(ENV_VAR)
+    return Path(override) if override else BUNDLED

@@ -1,6 +1,6 @@
 """Plain Kubernetes YAML of the serving workloads and add-on configs, for review and GitOps.
 
-Built from the same plans as the Terraform module arguments (workload/plan.py, addons.py), so
+Built from the same plans as the Terraform module arguments (workload/serving.py, addons.py), so
 the YAML and the Terraform say the same thing. Objects are plain dicts dumped by PyYAML's safe
 dumper: spec text can never become YAML structure.
 """
@@ -12,12 +12,11 @@ from collections.abc import Iterable
 import yaml
 
 from gpuplat.addons import AddonsPlan, plan_addons
-from gpuplat.labels import POOL_LABEL
-from gpuplat.render.serving import HTTP_INTERCEPTOR, HTTP_SCALER, serving_plans
+from gpuplat.manifests.pod import Obj, pod_spec
 from gpuplat.spec.load import EnvSpec
-from gpuplat.workload.serving import GPU_RESOURCE, ServingPlan
+from gpuplat.workload.scaling import Hpa, ZeroScaler
+from gpuplat.workload.serving import GPU_RESOURCE, ServingPlan, serving_plans
 
-Obj = dict[str, object]
 MARKER = ".gpuplat-manifests"
 """A manifests folder gpuplat wrote; only such folders are ever replaced."""
 
@@ -39,147 +38,12 @@ def _meta(name: str, namespace: str | None, labels: dict[str, str]) -> Obj:
     return meta
 
 
-def _probe(plan: ServingPlan, period: int, failures: int, timeout: int) -> Obj:
-    return {
-        "httpGet": {"path": plan.health_path, "port": "http"},
-        "periodSeconds": period,
-        "failureThreshold": failures,
-        "timeoutSeconds": timeout,
-    }
-
-
-def _pod(plan: ServingPlan) -> Obj:
-    gpu = {} if plan.dra else {GPU_RESOURCE: str(plan.gpu_count)}
-    requests: Obj = {"cpu": plan.cpu, "memory": plan.memory, **gpu}
-    if plan.ephemeral_storage is not None:
-        requests["ephemeral-storage"] = plan.ephemeral_storage
-    resources: Obj = {"requests": requests, "limits": {"memory": plan.memory, **gpu}}
-    if plan.dra:
-        resources["claims"] = [{"name": "gpu"}]
-    mounts: list[Obj] = []
-    volumes: list[Obj] = []
-    weights = plan.weights
-    if weights.mode != "image":
-        mounts.append({"name": "weights", "mountPath": weights.mount_path, "readOnly": True})
-    if weights.mode == "copy":
-        volumes.append({"name": "weights", "emptyDir": {"sizeLimit": weights.size_limit}})
-    elif weights.mode == "gcsfuse":
-        volumes.append(
-            {
-                "name": "weights",
-                "csi": {
-                    "driver": "gcsfuse.csi.storage.gke.io",
-                    "readOnly": True,
-                    "volumeAttributes": {
-                        "bucketName": weights.bucket,
-                        "mountOptions": weights.mount_options,
-                    },
-                },
-            }
-        )
-    mounts.append({"name": "dshm", "mountPath": "/dev/shm"})
-    volumes.append(
-        {
-            "name": "dshm",
-            "emptyDir": {"medium": "Memory", "sizeLimit": "8Gi" if plan.gpu_count > 1 else "1Gi"},
-        }
-    )
-    container: Obj = {
-        "name": "server",
-        "image": plan.image,
-        **({"command": list(plan.command)} if plan.command else {}),
-        **({"args": list(plan.args)} if plan.args else {}),
-        "ports": [{"name": "http", "containerPort": plan.port}],
-        **({"env": [{"name": k, "value": v} for k, v in plan.env.items()]} if plan.env else {}),
-        "resources": resources,
-        "startupProbe": _probe(
-            plan, plan.startup.period_seconds, plan.startup.failure_threshold, 5
-        ),
-        "readinessProbe": _probe(plan, 5, 3, 5),
-        "livenessProbe": _probe(plan, 10, 6, 10),
-        "lifecycle": {"preStop": {"exec": {"command": ["sleep", str(plan.pre_stop_seconds)]}}},
-        "securityContext": {
-            "allowPrivilegeEscalation": False,
-            "readOnlyRootFilesystem": False,
-            "capabilities": {"drop": ["ALL"]},
-        },
-        "volumeMounts": mounts,
-    }
-    pod: Obj = {
-        "serviceAccountName": plan.name,
-        "automountServiceAccountToken": weights.mode == "gcsfuse",
-        "priorityClassName": plan.priority_class,
-        "terminationGracePeriodSeconds": plan.grace_seconds,
-        "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
-        "affinity": {"nodeAffinity": _node_affinity(plan)},
-        "tolerations": [dict(t) for t in plan.tolerations],
-    }
-    if weights.mode == "copy":
-        pod["initContainers"] = [
-            {
-                "name": "fetch-weights",
-                "image": weights.init_image,
-                "command": list(weights.init_command),
-                "resources": {
-                    "requests": {"cpu": "1", "memory": "2Gi"},
-                    "limits": {"memory": "4Gi"},
-                },
-                "securityContext": {
-                    "allowPrivilegeEscalation": False,
-                    "capabilities": {"drop": ["ALL"]},
-                },
-                "volumeMounts": [{"name": "weights", "mountPath": weights.mount_path}],
-            }
-        ]
-    if plan.dra:
-        pod["resourceClaims"] = [{"name": "gpu", "resourceClaimTemplateName": f"{plan.name}-gpu"}]
-    pod["containers"] = [container]
-    pod["volumes"] = volumes
-    return pod
-
-
-def _node_affinity(plan: ServingPlan) -> Obj:
-    affinity: Obj = {
-        "requiredDuringSchedulingIgnoredDuringExecution": {
-            "nodeSelectorTerms": [
-                {
-                    "matchExpressions": [
-                        {"key": POOL_LABEL, "operator": "In", "values": list(plan.pools)}
-                    ]
-                }
-            ]
-        }
-    }
-    if len(plan.pools) > 1:
-        affinity["preferredDuringSchedulingIgnoredDuringExecution"] = [
-            {
-                "weight": max(1, 100 - 10 * i),
-                "preference": {
-                    "matchExpressions": [{"key": POOL_LABEL, "operator": "In", "values": [pool]}]
-                },
-            }
-            for i, pool in enumerate(plan.pools)
-        ]
-    return affinity
-
-
 def serving_objects(plan: ServingPlan) -> list[Obj]:
     """Built-in Kubernetes objects of one workload on one cluster."""
     labels, ns = plan.labels, plan.namespace
-    selector = {"gpuplat.dev/workload": plan.name}
-    annotations = (
-        {
-            "gke-gcsfuse/volumes": "true",
-            "gke-gcsfuse/cpu-limit": "0",
-            "gke-gcsfuse/memory-limit": "0",
-            "gke-gcsfuse/ephemeral-storage-limit": "0",
-        }
-        if plan.weights.mode == "gcsfuse"
-        else {}
-    )
-    template_meta: Obj = {"labels": dict(labels)}
-    if annotations:
-        template_meta["annotations"] = annotations
+    template_meta: Obj = {"labels": dict(plan.pod_labels)}
+    if plan.pod_annotations:
+        template_meta["annotations"] = dict(plan.pod_annotations)
     objects: list[Obj] = [
         {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(ns, None, labels)},
         {
@@ -210,7 +74,7 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
                                 {
                                     "name": "gpu",
                                     "exactly": {
-                                        "deviceClassName": "gpu.nvidia.com",
+                                        "deviceClassName": plan.device_class,
                                         "count": plan.gpu_count,
                                     },
                                 }
@@ -227,9 +91,9 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             "metadata": _meta(plan.name, ns, labels),
             "spec": {
                 "replicas": plan.replicas_initial,
-                "progressDeadlineSeconds": plan.startup.probe_allows_seconds + 600,
-                "revisionHistoryLimit": 5,
-                "selector": {"matchLabels": selector},
+                "progressDeadlineSeconds": plan.progress_deadline_seconds,
+                "revisionHistoryLimit": plan.rollout.revision_history_limit,
+                "selector": {"matchLabels": dict(plan.selector)},
                 "strategy": {
                     "type": "RollingUpdate",
                     "rollingUpdate": {
@@ -237,7 +101,7 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
                         "maxUnavailable": plan.rollout.max_unavailable,
                     },
                 },
-                "template": {"metadata": template_meta, "spec": _pod(plan)},
+                "template": {"metadata": template_meta, "spec": pod_spec(plan)},
             },
         },
         {
@@ -246,7 +110,7 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             "metadata": _meta(plan.name, ns, labels),
             "spec": {
                 "type": "ClusterIP",
-                "selector": selector,
+                "selector": dict(plan.selector),
                 "ports": [{"name": "http", "port": plan.port, "targetPort": "http"}],
             },
         },
@@ -254,76 +118,83 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             "apiVersion": "policy/v1",
             "kind": "PodDisruptionBudget",
             "metadata": _meta(plan.name, ns, labels),
-            "spec": {"maxUnavailable": 1, "selector": {"matchLabels": selector}},
+            "spec": {
+                "maxUnavailable": plan.disruption_max_unavailable,
+                "selector": {"matchLabels": dict(plan.selector)},
+            },
         },
     ]
-    if plan.autoscale == "hpa" and plan.metric is not None:
-        objects.append(_hpa(plan))
-    if plan.autoscale == "keda":
-        host, _, port = HTTP_INTERCEPTOR.partition(":")
+    if plan.hpa is not None:
+        objects.append(_hpa(plan, plan.hpa))
+    if plan.zero is not None:
         objects.append(
             {
                 "apiVersion": "v1",
                 "kind": "Service",
-                "metadata": _meta(f"{plan.name}-front", ns, labels),
+                "metadata": _meta(plan.zero.front, ns, labels),
                 "spec": {
                     "type": "ExternalName",
-                    "externalName": host,
-                    "ports": [{"name": "http", "port": int(port)}],
+                    "externalName": plan.zero.interceptor_host,
+                    "ports": [{"name": "http", "port": plan.zero.interceptor_port}],
                 },
             }
         )
     return objects
 
 
-def _hpa(plan: ServingPlan) -> Obj:
+def _hpa(plan: ServingPlan, hpa: Hpa) -> Obj:
+    down = hpa.scale_down
     return {
         "apiVersion": "autoscaling/v2",
         "kind": "HorizontalPodAutoscaler",
         "metadata": _meta(plan.name, plan.namespace, plan.labels),
         "spec": {
             "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": plan.name},
-            "minReplicas": max(plan.replicas_min, 1),
-            "maxReplicas": plan.replicas_max,
+            "minReplicas": hpa.min_replicas,
+            "maxReplicas": hpa.max_replicas,
             "metrics": [
                 {
                     "type": "Pods",
                     "pods": {
-                        "metric": {"name": plan.metric},
-                        "target": {"type": "AverageValue", "averageValue": f"{plan.target:g}"},
+                        "metric": {"name": hpa.metric},
+                        "target": {"type": "AverageValue", "averageValue": hpa.average_value},
                     },
                 }
             ],
             "behavior": {
                 "scaleDown": {
-                    "stabilizationWindowSeconds": 600,
-                    "selectPolicy": "Min",
-                    "policies": [{"type": "Pods", "value": 1, "periodSeconds": 300}],
+                    "stabilizationWindowSeconds": down.stabilization_window_seconds,
+                    "selectPolicy": down.select_policy,
+                    "policies": [
+                        {
+                            "type": down.policy_type,
+                            "value": down.policy_value,
+                            "periodSeconds": down.policy_period_seconds,
+                        }
+                    ],
                 }
             },
         },
     }
 
 
-def keda_objects(plan: ServingPlan) -> list[Obj]:
+def keda_objects(plan: ServingPlan, zero: ZeroScaler) -> list[Obj]:
     """KEDA custom resources of a scale-to-zero workload (no built-in schema validates them)."""
     ns = plan.namespace
-    front = f"{plan.name}-front"
-    hosts = [front, f"{front}.{ns}", f"{front}.{ns}.svc", f"{front}.{ns}.svc.cluster.local"]
     triggers: list[Obj] = [
         {
             "type": "external-push",
-            "metadata": {"scalerAddress": HTTP_SCALER, "httpScaledObject": plan.name},
+            "metadata": {"scalerAddress": zero.http_scaler, "httpScaledObject": plan.name},
         }
     ]
-    if plan.prometheus_address and plan.metric:
+    if zero.queue is not None:
         triggers.append(
             {
                 "type": "prometheus",
                 "metadata": {
-                    "serverAddress": plan.prometheus_address,
-                    "query": f'sum({plan.metric}{{namespace="{ns}"}})',
-                    "threshold": f"{plan.target:g}",
+                    "serverAddress": zero.queue.address,
+                    "query": zero.queue.query,
+                    "threshold": zero.queue.threshold,
                 },
             }
         )
@@ -335,7 +206,7 @@ def keda_objects(plan: ServingPlan) -> list[Obj]:
             "kind": "HTTPScaledObject",
             "metadata": meta,
             "spec": {
-                "hosts": hosts,
+                "hosts": list(zero.hosts),
                 "scaleTargetRef": {
                     "name": plan.name,
                     "kind": "Deployment",
@@ -343,9 +214,9 @@ def keda_objects(plan: ServingPlan) -> list[Obj]:
                     "service": plan.name,
                     "port": plan.port,
                 },
-                "replicas": {"min": 0, "max": max(plan.replicas_max, 1)},
-                "scaledownPeriod": 600,
-                "scalingMetric": {"concurrency": {"targetValue": 4}},
+                "replicas": {"min": 0, "max": zero.max_replicas},
+                "scaledownPeriod": zero.cooldown_seconds,
+                "scalingMetric": {"concurrency": {"targetValue": zero.target_pending_requests}},
             },
         },
         {
@@ -355,9 +226,9 @@ def keda_objects(plan: ServingPlan) -> list[Obj]:
             "spec": {
                 "scaleTargetRef": {"name": plan.name},
                 "minReplicaCount": 0,
-                "maxReplicaCount": max(plan.replicas_max, 1),
-                "cooldownPeriod": 600,
-                "pollingInterval": 15,
+                "maxReplicaCount": zero.max_replicas,
+                "cooldownPeriod": zero.cooldown_seconds,
+                "pollingInterval": zero.polling_interval_seconds,
                 "triggers": triggers,
             },
         },
@@ -397,8 +268,8 @@ def build_manifests(env: EnvSpec) -> dict[str, str]:
     for plan in serving_plans(env):
         base = f"{env.name}/{plan.cluster}"
         files[f"{base}/serving/{plan.name}.yaml"] = dump(serving_objects(plan))
-        if plan.autoscale == "keda":
-            files[f"{base}/serving/{plan.name}.keda.yaml"] = dump(keda_objects(plan))
+        if plan.zero is not None:
+            files[f"{base}/serving/{plan.name}.keda.yaml"] = dump(keda_objects(plan, plan.zero))
     for cluster in env.spec.clusters:
         objects = addon_objects(plan_addons(env.spec, cluster))
         if objects:

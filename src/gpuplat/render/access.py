@@ -24,6 +24,6 @@ def cluster_access(cluster: Cluster) -> dict[str, object]:
     }
 
 
-def infra_state(env: EnvSpec) -> dict[str, object]:
-    """The ``terraform_remote_state`` of the infra stage: same backend, infra's state."""
-    return backend_block(env, "infra")
+def infra_state(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
+    """The ``terraform_remote_state`` of a cluster's infra root: same backend, infra's state."""
+    return backend_block(env, cluster, "infra")

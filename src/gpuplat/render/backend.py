@@ -1,21 +1,51 @@
-"""The remote-state backend block of each root: one state per environment and stage."""
+"""The remote-state backend block of each root: one state per environment, cluster and stage.
+
+A cluster's state lives in its own backend when the spec gives it one (so one cloud's roots need
+only that cloud's credentials), else in its environment's.
+"""
 
 from __future__ import annotations
 
 from gpuplat.render.naming import to_project
 from gpuplat.spec.load import EnvSpec
+from gpuplat.spec.model import Backend, Cluster
 
 
-def state_prefix(env: EnvSpec) -> str:
-    """Path prefix of an environment's states: the spec's, or ``<project>/<env>``."""
+def cluster_backend(env: EnvSpec, cluster: Cluster) -> Backend:
+    """The backend that holds a cluster's states."""
+    return cluster.backend if cluster.backend is not None else env.env.backend
+
+
+def state_prefix(env: EnvSpec, cluster: Cluster) -> str:
+    """Path prefix of a cluster's states: its backend's prefix (or ``<project>/<env>``) and
+    the cluster's name."""
+    backend = cluster_backend(env, cluster)
+    base = (backend.prefix or f"{env.spec.project}/{env.name}").strip("/")
+    return f"{base}/{cluster.name}"
+
+
+def backend_block(env: EnvSpec, cluster: Cluster, stage: str) -> dict[str, object]:
+    """``{"type": ..., "settings": {...}}`` for the ``backend`` block of one root."""
+    local = f"{to_project()}/{local_state(env.name, cluster.name, stage)}"
+    return _block(cluster_backend(env, cluster), state_prefix(env, cluster), stage, local)
+
+
+def legacy_backend_block(env: EnvSpec, stage: str, project: str) -> dict[str, object]:
+    """Where gpuplat 0.1 kept a stage's state: one root per environment and stage, holding
+    every cluster (``<prefix>/<stage>`` in the environment's backend).
+
+    Args:
+        env: The environment.
+        stage: The stage.
+        project: The project folder, for the path of a local state.
+    """
     backend = env.env.backend
-    return (backend.prefix or f"{env.spec.project}/{env.name}").strip("/")
+    base = (backend.prefix or f"{env.spec.project}/{env.name}").strip("/")
+    local = f"{project}/.gpuplat/state/{env.name}/{stage}.tfstate"
+    return _block(backend, base, stage, local)
 
 
-def backend_block(env: EnvSpec, stage: str) -> dict[str, object]:
-    """``{"type": ..., "settings": {...}}`` for the ``backend`` block of a stage's root."""
-    backend = env.env.backend
-    prefix = state_prefix(env)
+def _block(backend: Backend, prefix: str, stage: str, local: str) -> dict[str, object]:
     settings: dict[str, object]
     if backend.type == "gcs":
         settings = {"bucket": backend.bucket, "prefix": f"{prefix}/{stage}"}
@@ -47,5 +77,11 @@ def backend_block(env: EnvSpec, stage: str) -> dict[str, object]:
         }
     else:
         # Local state lives outside the rendered tree, so a render can never touch it.
-        settings = {"path": f"{to_project()}/.gpuplat/state/{env.name}/{stage}.tfstate"}
+        settings = {"path": local}
     return {"type": backend.type, "settings": settings}
+
+
+def local_state(env: str, cluster: str, stage: str) -> str:
+    """Project-relative path of a local state: outside the rendered tree, never touched by a
+    render."""
+    return f".gpuplat/state/{env}/{cluster}/{stage}.tfstate"

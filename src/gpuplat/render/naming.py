@@ -10,7 +10,9 @@ from gpuplat.hcl.writer import ident
 _NOT_IDENT = re.compile(r"[^A-Za-z0-9_-]")
 
 STAGES = ("infra", "platform", "serving")
-"""Stages of every environment, in apply order; destroy walks them backwards."""
+"""Stages of every cluster's roots, in apply order; destroy walks them backwards."""
+ROOT_DEPTH = 4
+"""Folders from the project to a root: envs/<env>/<cluster>/<stage>."""
 
 
 def module_label(kind: str, *names: str) -> str:
@@ -27,11 +29,11 @@ def module_label(kind: str, *names: str) -> str:
     return ident(safe)
 
 
-def root_dir(env: str, stage: str) -> str:
-    """Folder of one root module, relative to the project."""
-    return f"envs/{env}/{stage}"
+def root_dir(env: str, cluster: str, stage: str) -> str:
+    """Folder of one root module, relative to the project: each cluster has its own roots."""
+    return f"envs/{env}/{cluster}/{stage}"
 
 
-def to_project(depth: int = 3) -> str:
+def to_project(depth: int = ROOT_DEPTH) -> str:
     """Relative path from a root module back to the project folder."""
     return "/".join([".."] * depth)

@@ -1,4 +1,8 @@
-"""Root modules per environment and stage, and the whole rendered tree as a pure function."""
+"""Root modules per environment, cluster and stage, and the whole rendered tree as a pure function.
+
+Each cluster has its own roots (and state): one cloud is planned and applied with its own
+credentials only, and a failing cloud never blocks the others.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +16,12 @@ from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
 from gpuplat.render.naming import STAGES, root_dir, to_project
 from gpuplat.render.platform import platform_view
-from gpuplat.render.serving import server_view, serving_plans
+from gpuplat.render.serving import server_view
 from gpuplat.render.templates import environment
 from gpuplat.spec.load import EnvSpec
+from gpuplat.spec.model import Cluster
 from gpuplat.targets import TARGETS, target
+from gpuplat.workload.serving import serving_plans
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "helm": ("hashicorp/helm", ">= 3.0, < 4"),
@@ -29,15 +35,17 @@ FILES = ("versions.tf", "backend.tf", "providers.tf", "main.tf", "outputs.tf")
 
 @dataclass
 class Rendered:
-    """The rendered tree: project-relative path -> text, and which files belong to which env."""
+    """The rendered tree: project-relative path -> text, and which files belong to what."""
 
     files: dict[str, str] = field(default_factory=dict)
     """Root files: project-relative path -> text."""
     module_hashes: dict[str, str] = field(default_factory=dict)
     """Module files: project-relative path -> sha256 of the released file."""
     env_files: dict[str, list[str]] = field(default_factory=dict)
+    cluster_files: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """(env, cluster) -> the files its plans are computed from (its roots, the modules they call)."""
     roots: dict[str, list[str]] = field(default_factory=dict)
-    """env -> its root folders, in stage order."""
+    """env -> its root folders, cluster by cluster, each in stage order."""
     modules: dict[str, Release] = field(default_factory=dict)
     """module folder -> the released version it holds."""
 
@@ -47,10 +55,16 @@ class Rendered:
             return sha256(self.files[path])
         return self.module_hashes[path]
 
+    def _hash(self, paths: Iterable[str]) -> str:
+        return sha256("".join(f"{p}\0{self.sha(p)}\n" for p in sorted(paths)))
+
     def env_hash(self, env: str) -> str:
         """Hash of everything an environment's plans are computed from."""
-        listing = "".join(f"{p}\0{self.sha(p)}\n" for p in sorted(self.env_files[env]))
-        return sha256(listing)
+        return self._hash(self.env_files[env])
+
+    def cluster_hash(self, env: str, cluster: str) -> str:
+        """Hash of everything one cluster's plans in an environment are computed from."""
+        return self._hash(self.cluster_files[(env, cluster)])
 
     def module_texts(self, folder: str) -> dict[str, str]:
         """The files of one module version folder: the released files, checked against the lock.
@@ -63,63 +77,54 @@ class Rendered:
 
 
 def render(envs: Iterable[EnvSpec]) -> Rendered:
-    """Render every stage of every environment, plus the module versions they use.
+    """Render every stage of every cluster of every environment, and the modules they call.
 
     Raises:
         StaleError: A module the roots call has no released version.
     """
     out = Rendered()
     for env in envs:
-        owned: list[str] = []
         out.roots[env.name] = []
-        for stage in STAGES:
-            root, files, modules = render_root(env, stage)
-            out.roots[env.name].append(root)
-            for name, text in files.items():
-                out.files[f"{root}/{name}"] = text
-                owned.append(f"{root}/{name}")
-            for module in modules:
-                # The lock's hashes stand for the files: they are read only to be written.
-                release = latest(module)
-                out.modules[release.folder] = release
-                for name, digest in release_hashes(release).items():
-                    out.module_hashes[f"{release.folder}/{name}"] = digest
-                    owned.append(f"{release.folder}/{name}")
-        out.env_files[env.name] = sorted(set(owned))
+        for cluster in env.spec.clusters:
+            owned: list[str] = []
+            for stage in STAGES:
+                root, files, modules = render_root(env, cluster, stage)
+                out.roots[env.name].append(root)
+                for name, text in files.items():
+                    out.files[f"{root}/{name}"] = text
+                    owned.append(f"{root}/{name}")
+                for module in modules:
+                    # The lock's hashes stand for the files: they are read only to be written.
+                    release = latest(module)
+                    out.modules[release.folder] = release
+                    for name, digest in release_hashes(release).items():
+                        out.module_hashes[f"{release.folder}/{name}"] = digest
+                        owned.append(f"{release.folder}/{name}")
+            out.cluster_files[(env.name, cluster.name)] = sorted(set(owned))
+        out.env_files[env.name] = sorted(
+            {p for (name, _), paths in out.cluster_files.items() if name == env.name for p in paths}
+        )
     out.files = dict(sorted(out.files.items()))
     return out
 
 
-def _infra(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
-    clusters: list[dict[str, object]] = []
-    modules: set[str] = set()
-    providers: set[str] = set()
-    cloud_providers: dict[str, object] = {}
-    for cloud in TARGETS.values():
-        mine = [c for c in env.spec.clusters if c.cloud == cloud.cloud]
-        if not mine:
-            continue
-        part = cloud.infra(env, mine)
-        clusters.extend(part.clusters)
-        modules |= part.modules
-        providers.add(cloud.infra_provider)
-        cloud_providers[cloud.cloud] = part.providers
-    order = {c.name: i for i, c in enumerate(env.spec.clusters)}
-    clusters.sort(key=lambda view: order[str(view["name"])])
-    return {"clusters": clusters, "cloud_providers": cloud_providers}, modules, providers
+def _infra(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str], set[str]]:
+    cloud = target(cluster.cloud)
+    part = cloud.infra(env, cluster)
+    context: dict[str, object] = {
+        "clusters": [part.cluster],
+        "cloud_providers": {cloud.cloud: part.providers},
+    }
+    return context, set(part.modules), {cloud.infra_provider}
 
 
-def _platform(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
-    platforms = [platform_view(env, c) for c in env.spec.clusters]
-    return (
-        {"platforms": platforms},
-        {"gpu-platform"} if platforms else set(),
-        {"helm", "kubernetes"},
-    )
+def _platform(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str], set[str]]:
+    context: dict[str, object] = {"platforms": [platform_view(env, cluster)]}
+    return context, {"gpu-platform"}, {"helm", "kubernetes"}
 
 
-def _serving(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
-    servers = [server_view(p) for p in serving_plans(env)]
+def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str], set[str]]:
+    servers = [server_view(p) for p in serving_plans(env) if p.cluster == cluster.name]
     modules = {"model-server"} if servers else set()
     if any(s["zero"] for s in servers):
         modules.add("scale-to-zero")
@@ -138,28 +143,31 @@ def _serving(env: EnvSpec) -> tuple[dict[str, object], set[str], set[str]]:
 _STAGES = {"infra": _infra, "platform": _platform, "serving": _serving}
 
 
-def render_root(env: EnvSpec, stage: str) -> tuple[str, dict[str, str], list[str]]:
+def render_root(
+    env: EnvSpec, cluster: Cluster, stage: str
+) -> tuple[str, dict[str, str], list[str]]:
     """One root module: (folder, {file: text}, module names it calls)."""
-    stage_context, modules, providers = _STAGES[stage](env)
+    stage_context, modules, providers = _STAGES[stage](env, cluster)
     if stage != "infra":
-        # What the clusters' kubernetes/helm providers need to authenticate (e.g. GKE's token).
-        providers |= {p for c in env.spec.clusters for p in target(c.cloud).kube_providers}
+        # What the cluster's kubernetes/helm providers need to authenticate (e.g. GKE's token).
+        providers |= set(target(cluster.cloud).kube_providers)
     sources = {name: f"{to_project()}/{latest(name).folder}" for name in sorted(modules)}
     context: dict[str, object] = {
         "env": {"name": env.name, "protected": env.protected},
+        "cluster": {"name": cluster.name, "cloud": cluster.cloud},
         "stage": stage,
         "inputs": list(env.files),
         "project": env.spec.project,
         "terraform_version": TERRAFORM_VERSION,
         "providers": {name: PROVIDERS[name] for name in sorted(providers)},
-        "backend": backend_block(env, stage),
+        "backend": backend_block(env, cluster, stage),
         "modules": sources,
-        "infra_state": infra_state(env),
-        "kube_clusters": [cluster_access(c) for c in env.spec.clusters],
+        "infra_state": infra_state(env, cluster),
+        "kube_clusters": [cluster_access(cluster)],
         **stage_context,
     }
     jinja = environment()
     # Nothing formats the output: the templates and the expression writer produce `terraform
     # fmt` layout themselves, which tests check with the real terraform for generated specs.
     files = {name: jinja.get_template(f"roots/{stage}/{name}.j2").render(context) for name in FILES}
-    return root_dir(env.name, stage), files, sorted(modules)
+    return root_dir(env.name, cluster.name, stage), files, sorted(modules)

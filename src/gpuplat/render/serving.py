@@ -1,89 +1,156 @@
-"""The serving stage: model-server (and scale-to-zero) module calls per workload and cluster."""
+"""The serving stage: model-server (and scale-to-zero) module calls per workload and cluster.
+
+Every argument is a value of the serving plan (workload/serving.py), written as the modules'
+inputs; the modules compute nothing of their own, so the plain manifests, written from the same
+plan, say the same thing (tests/parity proves it with a real terraform plan).
+"""
 
 from __future__ import annotations
 
 from gpuplat.render.access import provider_alias
 from gpuplat.render.naming import module_label
-from gpuplat.spec.load import EnvSpec
-from gpuplat.workload.serving import ServingPlan, plan_workload
-
-HTTP_SCALER = "keda-add-ons-http-external-scaler.keda.svc.cluster.local:9090"
-HTTP_INTERCEPTOR = "keda-add-ons-http-interceptor-proxy.keda.svc.cluster.local:8080"
+from gpuplat.workload.health import Probe
+from gpuplat.workload.serving import EnvVar, ServingPlan
+from gpuplat.workload.weights import Weights
 
 
-def serving_plans(env: EnvSpec) -> list[ServingPlan]:
-    """Every (workload, cluster) pair of an environment, in spec order."""
-    clusters = {c.name: c for c in env.spec.clusters}
-    return [
-        plan_workload(env.spec, workload, clusters[name])
-        for workload in env.spec.workloads
-        for name in workload.clusters
-    ]
-
-
-def server_view(plan: ServingPlan) -> dict[str, object]:
-    """Arguments of one model-server module call (and its scale-to-zero companion)."""
-    weights: dict[str, object] = {"mode": plan.weights.mode, "mount_path": plan.weights.mount_path}
-    optional = {
-        "init_image": plan.weights.init_image,
-        "init_command": list(plan.weights.init_command) or None,
-        "size_limit": plan.weights.size_limit,
-        "bucket": plan.weights.bucket,
-        "mount_options": plan.weights.mount_options,
+def _probe(probe: Probe) -> dict[str, object]:
+    return {
+        "period_seconds": probe.period_seconds,
+        "failure_threshold": probe.failure_threshold,
+        "timeout_seconds": probe.timeout_seconds,
     }
-    weights.update({k: v for k, v in optional.items() if v is not None})
-    resources: dict[str, object] = {"cpu": plan.cpu, "memory": plan.memory}
-    if plan.ephemeral_storage is not None:
-        resources["ephemeral_storage"] = plan.ephemeral_storage
+
+
+def _env(var: EnvVar) -> dict[str, object]:
+    if var.ref is None:
+        return {"name": var.name, "value": var.value}
+    ref = {"name": var.ref.name, "key": var.ref.key, "optional": var.ref.optional}
+    return {"name": var.name, var.ref.kind: ref}
+
+
+def _weights(weights: Weights) -> dict[str, object]:
+    out: dict[str, object] = {"mode": weights.mode, "mount_path": weights.mount_path}
+    if weights.mode == "copy":
+        out["size_limit"] = weights.size_limit
+        out["init"] = {
+            "image": weights.init_image,
+            "command": list(weights.init_command),
+            "resources": {
+                "requests": dict(weights.init_requests),
+                "limits": dict(weights.init_limits),
+            },
+        }
+    if weights.mode == "gcsfuse":
+        out["bucket"] = weights.bucket
+        out["mount_options"] = weights.mount_options
+    return out
+
+
+def model_server_args(plan: ServingPlan) -> dict[str, object]:
+    """Arguments of one model-server module call, in the order the root writes them."""
     args: dict[str, object] = {
         "name": plan.name,
         "namespace": plan.namespace,
+        "labels": dict(plan.labels),
+        "selector": dict(plan.selector),
+        "pod": {
+            "labels": dict(plan.pod_labels),
+            "annotations": dict(plan.pod_annotations),
+            "automount_token": plan.automount_token,
+        },
         "container": {
             "image": plan.image,
             "command": list(plan.command),
             "args": list(plan.args),
             "port": plan.port,
-            "health_path": plan.health_path,
-            "env": plan.env,
+            "env": [_env(v) for v in plan.env],
         },
-        "gpu": {"count": plan.gpu_count, "dra": plan.dra},
-        "resources": resources,
+        "gpu": {"count": plan.gpu_count, "dra": plan.dra, "device_class": plan.device_class},
+        "resources": {"requests": dict(plan.requests), "limits": dict(plan.limits)},
         "replicas": {"min": plan.replicas_min, "max": plan.replicas_max},
-        "placement": {"pools": list(plan.pools), "tolerations": list(plan.tolerations)},
-        "startup": {
-            "period_seconds": plan.startup.period_seconds,
-            "failure_threshold": plan.startup.failure_threshold,
+        "placement": {
+            "pool_label": plan.pool_label,
+            "pools": list(plan.pools),
+            "preferred": [{"pool": p.pool, "weight": p.weight} for p in plan.preferred],
+            "tolerations": list(plan.tolerations),
+        },
+        "probes": {
+            "path": plan.probes.path,
+            "startup": _probe(plan.probes.startup),
+            "readiness": _probe(plan.probes.readiness),
+            "liveness": _probe(plan.probes.liveness),
         },
         "shutdown": {
             "pre_stop_seconds": plan.pre_stop_seconds,
             "grace_seconds": plan.grace_seconds,
         },
         "priority": {"name": plan.priority_class, "value": plan.priority_value},
-        "weights": weights,
+        "weights": _weights(plan.weights),
+        "shm_size": plan.shm_size,
+        "disruption": {"max_unavailable": plan.disruption_max_unavailable},
     }
-    if plan.autoscale == "hpa" and plan.metric is not None:
-        args["hpa"] = {"metric": plan.metric, "target": plan.target}
+    if plan.hpa is not None:
+        down = plan.hpa.scale_down
+        args["hpa"] = {
+            "metric": plan.hpa.metric,
+            "average_value": plan.hpa.average_value,
+            "min_replicas": plan.hpa.min_replicas,
+            "max_replicas": plan.hpa.max_replicas,
+            "scale_down": {
+                "stabilization_window_seconds": down.stabilization_window_seconds,
+                "select_policy": down.select_policy,
+                "policies": [
+                    {
+                        "type": down.policy_type,
+                        "value": down.policy_value,
+                        "period_seconds": down.policy_period_seconds,
+                    }
+                ],
+            },
+        }
     args["rollout"] = {
         "max_surge": plan.rollout.max_surge,
         "max_unavailable": plan.rollout.max_unavailable,
+        "progress_deadline_seconds": plan.progress_deadline_seconds,
+        "revision_history_limit": plan.rollout.revision_history_limit,
     }
-    zero: dict[str, object] | None = None
-    if plan.autoscale == "keda":
-        zero = {
-            "name": plan.name,
-            "namespace": plan.namespace,
-            "port": plan.port,
-            "max_replicas": max(plan.replicas_max, 1),
-            "http_scaler": HTTP_SCALER,
-            "interceptor": HTTP_INTERCEPTOR,
+    return args
+
+
+def scale_to_zero_args(plan: ServingPlan) -> dict[str, object] | None:
+    """Arguments of the scale-to-zero module call of a scale-to-zero workload (else None)."""
+    zero = plan.zero
+    if zero is None:
+        return None
+    args: dict[str, object] = {
+        "name": plan.name,
+        "namespace": plan.namespace,
+        "labels": dict(plan.labels),
+        "port": plan.port,
+        "max_replicas": zero.max_replicas,
+        "front": {
+            "name": zero.front,
+            "hosts": list(zero.hosts),
+            "external_name": zero.interceptor_host,
+            "port": zero.interceptor_port,
+        },
+        "http_scaler": zero.http_scaler,
+        "cooldown_seconds": zero.cooldown_seconds,
+        "polling_interval_seconds": zero.polling_interval_seconds,
+        "target_pending_requests": zero.target_pending_requests,
+    }
+    if zero.queue is not None:
+        args["prometheus"] = {
+            "address": zero.queue.address,
+            "query": zero.queue.query,
+            "threshold": zero.queue.threshold,
         }
-        if plan.prometheus_address and plan.metric:
-            zero["prometheus"] = {
-                "address": plan.prometheus_address,
-                "query": f'sum({plan.metric}{{namespace="{plan.namespace}"}})',
-                "threshold": plan.target,
-            }
-    startup = plan.startup
+    return args
+
+
+def server_view(plan: ServingPlan) -> dict[str, object]:
+    """One workload on one cluster as the serving root writes it."""
     return {
         "workload": plan.name,
         "cluster": plan.cluster,
@@ -91,13 +158,8 @@ def server_view(plan: ServingPlan) -> dict[str, object]:
         "module": module_label("serve", plan.name, plan.cluster),
         "zero_module": module_label("zero", plan.name, plan.cluster),
         "alias": provider_alias(plan.cluster),
-        "args": args,
-        "zero": zero,
+        "args": model_server_args(plan),
+        "zero": scale_to_zero_args(plan),
         "rollout_reason": plan.rollout.reason,
-        "startup_reason": (
-            f"image pull {startup.pull_seconds}s + weights {startup.load_seconds}s = "
-            f"{startup.estimate_seconds}s; the probe allows {startup.period_seconds}s x "
-            f"{startup.failure_threshold} = {startup.probe_allows_seconds}s "
-            f"(load_time_budget {startup.window_seconds}s)."
-        ),
+        "startup_reason": plan.startup.explain(),
     }

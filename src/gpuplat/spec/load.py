@@ -219,6 +219,11 @@ def _load_env(
 
     if spec is not None:
         diags.extend(run_checks(spec, Locator(tree, ranks)))
+    if spec is not None and not repaired and not any(d.is_error for d in diags):
+        # Prices are only meaningful for a spec without errors.
+        from gpuplat.cost.budget import check as check_budget
+
+        diags.extend(check_budget(spec, name, Locator(tree, ranks)))
     if spec is None or repaired:
         return None, diags
     env = next(e for e in spec.environments if e.name == name)

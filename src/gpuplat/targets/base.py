@@ -75,10 +75,10 @@ class KubeAuth:
 
 @dataclass(frozen=True)
 class InfraPart:
-    """One cloud's share of an environment's infra root."""
+    """A cluster's infra root, as its cloud renders it."""
 
-    clusters: tuple[dict[str, object], ...]
-    """Per cluster, what ``roots/infra/<cloud>.tf.j2`` writes."""
+    cluster: dict[str, object]
+    """What ``roots/infra/<cloud>.tf.j2`` writes."""
     modules: frozenset[str]
     """Module names the part calls."""
     providers: Mapping[str, object]
@@ -127,7 +127,13 @@ class Target:
     """Providers the platform and serving stages need, besides kubernetes and helm."""
     cluster_resource: ClassVar[str]
     pool_resource: ClassVar[str]
-    default_system_machine: ClassVar[str]
+
+    @property
+    def default_system_machine(self) -> str:
+        """The CPU shape of the system pool when the spec names none (the catalog's default)."""
+        shape = catalog.system_shape(self.cloud)  # type: ignore[arg-type]
+        assert shape is not None, f"the catalog has no default system shape for {self.cloud}"
+        return shape.name
 
     # --------------------------------------------------------------- names and places
 
@@ -201,8 +207,8 @@ class Target:
 
     # --------------------------------------------------------------- roots and plans
 
-    def infra(self, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
-        """This cloud's clusters in an environment's infra root.
+    def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
+        """A cluster of this cloud in its infra root.
 
         Raises:
             GpuplatError: The cloud cannot be rendered.

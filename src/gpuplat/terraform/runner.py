@@ -170,6 +170,18 @@ class Terraform:
         args = ["apply", *_BASE_FLAGS, "-json", f"-lock-timeout={self.lock_timeout}"]
         return self._stream("apply", [*args, str(plan_file.absolute())], on_event, ok=(0,))
 
+    def refresh(self, *, on_event: EventCallback | None = None) -> RunResult:
+        """``terraform apply -refresh-only -auto-approve``: the state (and the root outputs)
+        brought up to date with the real objects. It never changes an object, only the state.
+
+        Raises:
+            StateLockedError: Another run holds the state lock.
+            TerraformError: Terraform failed.
+        """
+        args = ["apply", *_BASE_FLAGS, "-json", "-refresh-only", "-auto-approve"]
+        args += [f"-lock-timeout={self.lock_timeout}"]
+        return self._stream("apply", args, on_event, ok=(0,))
+
     def show_plan(self, plan_file: Path) -> Plan:
         """``terraform show -json PLANFILE``, parsed.
 
@@ -224,6 +236,40 @@ class Terraform:
         if exit_.returncode != 0:
             self._fail("state list", argv, exit_, ())
         return [line.strip() for line in stdout.splitlines() if line.strip()]
+
+    def state_pull(self) -> str:
+        """``terraform state pull``: the state as JSON text (empty before the first apply).
+
+        Raises:
+            TerraformError: The command failed.
+        """
+        argv, exit_, stdout = self._capture(["state", "pull"])
+        if exit_.returncode != 0:
+            self._fail("state pull", argv, exit_, ())
+        return stdout
+
+    def state_push(self, state_file: Path) -> None:
+        """``terraform state push FILE`` into this root's (empty) backend state.
+
+        Raises:
+            TerraformError: Terraform refused (e.g. the backend already holds another state).
+        """
+        argv, exit_, _ = self._capture(["state", "push", str(state_file.absolute())])
+        if exit_.returncode != 0:
+            self._fail("state push", argv, exit_, ())
+
+    def state_move(self, source: Path, target: Path, address: str) -> None:
+        """Move ``address`` from one local state file to another (``state mv -state-out``).
+
+        Runs in a folder without a backend: ``-state`` only addresses local state files.
+
+        Raises:
+            TerraformError: Terraform refused.
+        """
+        args = ["state", "mv", f"-state={source.absolute()}", f"-state-out={target.absolute()}"]
+        argv, exit_, _ = self._capture([*args, address, address])
+        if exit_.returncode != 0:
+            self._fail("state mv", argv, exit_, ())
 
     def fmt(self) -> None:
         """``terraform fmt -recursive``: rewrite every ``.tf`` file under the folder in place.

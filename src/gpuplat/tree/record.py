@@ -22,6 +22,8 @@ class EnvEntry:
 
     render_hash: str
     files: dict[str, str]
+    clusters: dict[str, str] = field(default_factory=dict)
+    """cluster -> the hash of what its plans are computed from (saved plans are bound to it)."""
 
 
 @dataclass
@@ -44,6 +46,7 @@ class Manifest:
             "environments": {
                 name: {
                     "render_hash": e.render_hash,
+                    "clusters": dict(sorted(e.clusters.items())),
                     "files": dict(sorted(e.files.items())),
                 }
                 for name, e in sorted(self.envs.items())
@@ -58,7 +61,7 @@ def read_manifest(root: Path) -> Manifest:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         envs = {
-            name: EnvEntry(e["render_hash"], dict(e["files"]))
+            name: EnvEntry(e["render_hash"], dict(e["files"]), dict(e.get("clusters", {})))
             for name, e in data["environments"].items()
         }
         return Manifest(str(data["gpuplat"]), envs)
@@ -70,5 +73,6 @@ def updated_manifest(previous: Manifest, rendered: Rendered) -> Manifest:
     """The previous manifest with the rendered environments replaced."""
     envs = dict(previous.envs)
     for env, paths in rendered.env_files.items():
-        envs[env] = EnvEntry(rendered.env_hash(env), {p: rendered.sha(p) for p in paths})
+        clusters = {c: rendered.cluster_hash(e, c) for e, c in rendered.cluster_files if e == env}
+        envs[env] = EnvEntry(rendered.env_hash(env), {p: rendered.sha(p) for p in paths}, clusters)
     return Manifest(__version__, envs)

@@ -1,8 +1,8 @@
 """Module calls of one cluster for a root the repository already has: ``gpuplat_<cluster>.tf``.
 
-The calls are the ones ``gpuplat render`` writes for the stage (same inputs from the spec,
-same layout), cut out of the rendered root by their module labels and pointed at the vendored
-copies instead of gpuplat's own ``modules/`` folder. So a team that keeps its own layout of
+The calls are the ones ``gpuplat render`` writes into the cluster's root of the stage (same
+inputs from the spec, same layout), taken from that root and pointed at the vendored copies
+instead of gpuplat's own ``modules/`` folder. So a team that keeps its own layout of
 environments still gets the spec's values, and nothing here computes an input of its own.
 """
 
@@ -14,40 +14,15 @@ from pathlib import Path
 
 from gpuplat.hcl.writer import quote
 from gpuplat.render.naming import to_project
-from gpuplat.render.platform import platform_view
 from gpuplat.render.roots import render_root
-from gpuplat.render.serving import server_view, serving_plans
 from gpuplat.render.templates import comment
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster
-from gpuplat.targets import target
 from gpuplat.vendoring.destination import read_file
 from gpuplat.vendoring.layout import file_units
 
 Locate = Callable[[str, str], Path]
 """(module name, version) -> the vendored folder of that module version."""
-
-
-def _infra_labels(env: EnvSpec, cluster: Cluster) -> set[str]:
-    view = target(cluster.cloud).infra(env, [cluster]).clusters[0]
-    labels = {str(view["module"])}
-    network = view.get("network")
-    if isinstance(network, dict):
-        labels.add(str(network["module"]))
-    pools = view.get("pools")
-    if isinstance(pools, list):
-        labels |= {str(p["module"]) for p in pools}
-    return labels
-
-
-def _labels(env: EnvSpec, cluster: Cluster, stage: str) -> set[str]:
-    """The module labels of one cluster's calls in a stage's root."""
-    if stage == "infra":
-        return _infra_labels(env, cluster)
-    if stage == "platform":
-        return {str(platform_view(env, cluster)["module"])}
-    views = [server_view(p) for p in serving_plans(env) if p.cluster == cluster.name]
-    return {str(v["module"]) for v in views} | {str(v["zero_module"]) for v in views if v["zero"]}
 
 
 def calls_text(
@@ -58,19 +33,10 @@ def calls_text(
     Returns:
         None when the cluster has no module call in that stage (e.g. no workload runs on it).
     """
-    _, files, _ = render_root(env, stage)
-    main = files["main.tf"]
-    found = file_units(main)
+    _, files, _ = render_root(env, cluster, stage)
+    found = file_units(files["main.tf"])
     assert found is not None  # gpuplat's own roots are always one item per line
-    wanted = _labels(env, cluster, stage)
-    chosen = [
-        u
-        for u in found
-        if u.item is not None
-        and u.item.type == "module"
-        and u.item.labels[:1]
-        and u.item.labels[0] in wanted
-    ]
+    chosen = [u for u in found if u.item is not None and u.item.type == "module"]
     if not chosen:
         return None
     body = "\n".join(_own_comments(u.lead) + "".join(u.lines) for u in chosen)

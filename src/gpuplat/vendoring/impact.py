@@ -225,7 +225,10 @@ def _resource(address: str, old: Item, new: Item, refs: set[str]) -> ResourceCha
         for p, via in _reads(new.node, refs, "")
         if p not in direct
     ]
-    args = [a for a in args if a.effect != "none"]
+    # Once each, what forces a replacement first.
+    args = sorted(
+        dict.fromkeys(a for a in args if a.effect != "none"), key=lambda a: -_RANK[a.effect]
+    )
     if not args:
         return None
     action = max((a.effect for a in args), key=_RANK.__getitem__)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+REVISION_HISTORY = 5
+"""Old ReplicaSets kept for `kubectl rollout undo`."""
+
 
 @dataclass(frozen=True)
 class Rollout:
@@ -13,29 +16,28 @@ class Rollout:
     max_unavailable: int
     capacity_replicas: int
     reason: str
+    revision_history_limit: int = REVISION_HISTORY
 
 
-def rollout(
-    capacity_units: int, gpus_per_replica: int, max_replicas: int, capacity_text: str
-) -> Rollout:
-    """Surge one replica only when the pools can hold one more than the most replicas.
+def rollout(fits: int, gpus_per_replica: int, max_replicas: int, capacity_text: str) -> Rollout:
+    """Surge one replica only when the pools can place one more than the most replicas.
 
     Args:
-        capacity_units: GPU units (GPUs, MIG instances or shares) the pools hold at max_nodes.
+        fits: Replicas the workload can be placed as, on the nodes its pools have at max_nodes,
+            after the other workloads sharing those pools take their most (workload/capacity.py).
         gpus_per_replica: Units one replica takes.
         max_replicas: Most replicas the workload may run.
         capacity_text: How the capacity was computed, for the comment.
     """
-    fits = capacity_units // gpus_per_replica
     if fits >= max_replicas + 1:
         reason = (
-            f"{capacity_text} leave room for {fits} replicas of {gpus_per_replica} GPU unit(s); "
+            f"{capacity_text}: room for {fits} replicas of {gpus_per_replica} GPU unit(s); "
             f"with at most {max_replicas} running one more fits, so a new pod starts before an "
             "old one stops (maxSurge 1, maxUnavailable 0)."
         )
         return Rollout(1, 0, fits, reason)
     reason = (
-        f"{capacity_text} leave room for {fits} replicas of {gpus_per_replica} GPU unit(s); "
+        f"{capacity_text}: room for {fits} replicas of {gpus_per_replica} GPU unit(s); "
         f"with up to {max_replicas} running a surge pod could wait forever for a GPU, so old "
         "pods are replaced one at a time (maxSurge 0, maxUnavailable 1)."
     )

@@ -1,31 +1,78 @@
-"""One workload on one cluster: every number and choice its Kubernetes objects need."""
+"""One workload on one cluster: every number and choice its Kubernetes objects need.
+
+The plan is the one source of the serving objects: the model-server and scale-to-zero module
+inputs (render/serving.py) and the plain manifests (manifests/objects.py) are both written from
+it, and the parity test (tests/parity) holds the two renderings equal.
+"""
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from gpuplat.labels import POOL_LABEL
+from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
-from gpuplat.spec.resolve import resolve_pool, workload_pools
-from gpuplat.targets import device_plugin, pool_node_bounds
+from gpuplat.spec.resolve import workload_pools
+from gpuplat.targets import device_plugin
 from gpuplat.workload.budget import StartupBudget, startup_budget
+from gpuplat.workload.capacity import left_for
+from gpuplat.workload.health import Probes, probes
+from gpuplat.workload.resources import replica_resources
 from gpuplat.workload.rollout import Rollout, rollout
-from gpuplat.workload.weights import Weights, weights_for
+from gpuplat.workload.scaling import (
+    AutoscaleKind,
+    Hpa,
+    ZeroScaler,
+    autoscale_kind,
+    hpa_for,
+    zero_for,
+)
+from gpuplat.workload.weights import (
+    MODEL_PATH_ENV,
+    MODEL_PATH_PLACEHOLDER,
+    Weights,
+    weights_for,
+)
 
 GPU_RESOURCE = "nvidia.com/gpu"
 DRA_DEVICE_CLASS = "gpu.nvidia.com"
 PRE_STOP_SECONDS = 15
 """Time for endpoints to drop the pod before the server stops taking requests."""
 PRIORITY_VALUES = {"critical": 100000, "high": 10000, "normal": 1000, "batch": 100}
-READINESS_PERIOD = 5
-LIVENESS_PERIOD = 10
-LIVENESS_FAILURES = 6
-"""A minute of failed health checks before a running server is restarted."""
-SCALE_DOWN_COOLDOWN = 600
-"""Seconds a scale-to-zero workload stays warm after the last request: GPUs reload slowly."""
+DISRUPTION_MAX_UNAVAILABLE = 1
+"""Replicas a node drain or upgrade may evict at once: progress without an outage."""
+SHM_MULTI_GPU = "8Gi"
+SHM_ONE_GPU = "1Gi"
+"""Shared memory for NCCL and multi-process servers (the container default, 64Mi, is too small);
+several GPUs per replica exchange tensors through it."""
 
-AutoscaleKind = Literal["none", "hpa", "keda"]
+
+@dataclass(frozen=True)
+class KeyRef:
+    """An environment value read from one key of a Secret or a ConfigMap."""
+
+    kind: Literal["secret", "config_map"]
+    name: str
+    key: str
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class EnvVar:
+    """One environment variable of the server: a literal value or a key reference."""
+
+    name: str
+    value: str | None = None
+    ref: KeyRef | None = None
+
+
+@dataclass(frozen=True)
+class Preference:
+    """A preferred pool and its scheduling weight (earlier pools win when several have room)."""
+
+    pool: str
+    weight: int
 
 
 @dataclass(frozen=True)
@@ -41,60 +88,106 @@ class ServingPlan:
     command: tuple[str, ...]
     args: tuple[str, ...]
     port: int
-    health_path: str
-    env: dict[str, str]
+    env: tuple[EnvVar, ...]
     replicas_min: int
     replicas_max: int
     gpu_count: int
     dra: bool
     pools: tuple[str, ...]
     """Node pools the pods may run on, most preferred first."""
+    preferred: tuple[Preference, ...]
     tolerations: tuple[dict[str, str], ...]
     cpu: str
     memory: str
     ephemeral_storage: str | None
     startup: StartupBudget
+    probes: Probes
     pre_stop_seconds: int
     grace_seconds: int
     rollout: Rollout
+    progress_deadline_seconds: int
     priority_class: str
     priority_value: int
     weights: Weights
+    shm_size: str
+    disruption_max_unavailable: int
     autoscale: AutoscaleKind
-    metric: str | None
-    target: float
-    prometheus_address: str | None
+    hpa: Hpa | None
+    zero: ZeroScaler | None
     labels: dict[str, str] = field(default_factory=dict)
+    """Labels of every object of the workload."""
+    selector: dict[str, str] = field(default_factory=dict)
+    pod_labels: dict[str, str] = field(default_factory=dict)
+    pod_annotations: dict[str, str] = field(default_factory=dict)
+    automount_token: bool = False
+    """Mount a service account token: only the Cloud Storage FUSE sidecar needs one."""
+    device_class: str = DRA_DEVICE_CLASS
+    pool_label: str = POOL_LABEL
 
     @property
     def replicas_initial(self) -> int:
         return self.replicas_min
+
+    @property
+    def requests(self) -> dict[str, str]:
+        """Requests of the server container (GPUs too, unless they come from a DRA claim)."""
+        out = {"cpu": self.cpu, "memory": self.memory, **self._gpus()}
+        if self.ephemeral_storage is not None:
+            out["ephemeral-storage"] = self.ephemeral_storage
+        return out
+
+    @property
+    def limits(self) -> dict[str, str]:
+        """Memory is capped at its request, so a leaking server is restarted instead of starving
+        its neighbours on a shared GPU node; CPU is not capped (throttling stalls token
+        generation); GPU limits equal requests, as Kubernetes requires."""
+        return {"memory": self.memory, **self._gpus()}
+
+    def _gpus(self) -> dict[str, str]:
+        return {} if self.dra else {GPU_RESOURCE: str(self.gpu_count)}
+
+
+def serving_plans(env: EnvSpec) -> list[ServingPlan]:
+    """Every (workload, cluster) pair of an environment, in spec order."""
+    clusters = {c.name: c for c in env.spec.clusters}
+    return [
+        plan_workload(env.spec, workload, clusters[name])
+        for workload in env.spec.workloads
+        for name in workload.clusters
+    ]
 
 
 def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPlan:
     """The plan of ``workload`` on ``cluster`` (one of its clusters; the first is primary)."""
     pools = workload_pools(spec, workload)[cluster.name]
     primary = workload.clusters[0] == cluster.name
+    weights = weights_for(workload, cluster)
     budget = startup_budget(
         workload.model.size_gb,
         workload.model.load_bandwidth_mbps,
         workload.image_pull_time,
         workload.load_time_budget,
+        copied=weights.mode == "copy",
     )
     low, high = workload.replicas.min, workload.replicas.max
     if not primary and not workload.scale_to_zero:
         # A standby cluster keeps the objects, without replicas: failing over is moving the
         # cluster to the front of `clusters`, which only changes replica counts.
         low = high = 0
-    capacity, capacity_text = _capacity(cluster, pools)
-    plan_rollout = rollout(capacity, workload.gpus, max(high, 1), capacity_text)
-    cpu, memory = _resources(cluster, pools, workload)
-    weights = weights_for(workload, cluster)
-    autoscale: AutoscaleKind = "none"
-    if workload.scale_to_zero:
-        autoscale = "keda"
-    elif workload.autoscaling.metric is not None and high > low:
-        autoscale = "hpa"
+    fits, capacity_text = left_for(spec, workload, cluster)
+    plan_rollout = rollout(fits, workload.gpus, max(high, 1), capacity_text)
+    resources = replica_resources(spec, cluster, pools, workload, fuse=weights.mode == "gcsfuse")
+    if weights.mode == "copy":
+        weights = replace(
+            weights,
+            init_requests=dict(resources.init_requests),
+            init_limits=dict(resources.init_limits),
+        )
+    labels = {
+        "app.kubernetes.io/name": workload.name,
+        "app.kubernetes.io/managed-by": "gpuplat",
+        "gpuplat.dev/workload": workload.name,
+    }
     return ServingPlan(
         name=workload.name,
         namespace=workload.name,
@@ -102,70 +195,64 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         cloud=cluster.cloud,
         primary=primary,
         image=workload.image,
-        command=tuple(workload.command),
-        args=tuple(workload.args),
+        command=tuple(_model_path(c, weights) for c in workload.command),
+        args=tuple(_model_path(a, weights) for a in workload.args),
         port=workload.port,
-        health_path=workload.health_path,
-        env=dict(sorted(workload.env.items())),
+        env=_env(workload, weights),
         replicas_min=low,
         replicas_max=high,
         gpu_count=workload.gpus,
         dra=device_plugin(spec, cluster) == "dra",
         pools=tuple(p.name for p in pools),
+        preferred=_preferred(pools),
         tolerations=_tolerations(pools),
-        cpu=cpu,
-        memory=memory,
+        cpu=resources.cpu,
+        memory=resources.memory,
         ephemeral_storage=weights.size_limit,
         startup=budget,
+        probes=probes(workload.health_path, budget),
         pre_stop_seconds=PRE_STOP_SECONDS,
         grace_seconds=PRE_STOP_SECONDS + workload.drain_time,
         rollout=plan_rollout,
+        progress_deadline_seconds=budget.progress_deadline_seconds,
         priority_class=f"gpuplat-{workload.name}",
         priority_value=PRIORITY_VALUES[workload.priority],
         weights=weights,
-        autoscale=autoscale,
-        metric=workload.autoscaling.metric,
-        target=workload.autoscaling.target,
-        prometheus_address=workload.autoscaling.prometheus_address,
-        labels={
-            "app.kubernetes.io/name": workload.name,
-            "app.kubernetes.io/managed-by": "gpuplat",
-            "gpuplat.dev/workload": workload.name,
-        },
+        shm_size=SHM_MULTI_GPU if workload.gpus > 1 else SHM_ONE_GPU,
+        disruption_max_unavailable=DISRUPTION_MAX_UNAVAILABLE,
+        autoscale=autoscale_kind(workload, low, high),
+        hpa=hpa_for(workload, low, high),
+        zero=zero_for(workload, workload.name, high),
+        labels=labels,
+        selector={"gpuplat.dev/workload": workload.name},
+        pod_labels=dict(sorted({**workload.pod_labels, **labels}.items())),
+        pod_annotations=dict(sorted({**workload.pod_annotations, **weights.annotations}.items())),
+        automount_token=weights.mode == "gcsfuse",
     )
 
 
-def _capacity(cluster: Cluster, pools: list[NodePool]) -> tuple[int, str]:
-    total = 0
-    parts = []
-    for pool in pools:
-        gpu = resolve_pool(cluster, pool)
-        nodes = pool_node_bounds(cluster, pool)[1]
-        units = gpu.units_per_node or 0
-        total += nodes * units
-        parts.append(f"{pool.name} ({nodes} nodes x {units} GPU units)")
-    return total, "at max_nodes, pool " + " + ".join(parts) if len(parts) == 1 else (
-        "at max_nodes, pools " + " + ".join(parts)
-    )
+def _model_path(text: str, weights: Weights) -> str:
+    return text.replace(MODEL_PATH_PLACEHOLDER, weights.model_path)
 
 
-def _resources(cluster: Cluster, pools: list[NodePool], workload: Workload) -> tuple[str, str]:
-    """CPU and memory requests: the replica's share of the smallest node it may land on."""
-    cpu: float | None = None
-    memory: float | None = None
-    for pool in pools:
-        gpu = resolve_pool(cluster, pool)
-        if gpu.shape is None or not gpu.units_per_node:
-            continue
-        share = workload.gpus / gpu.units_per_node
-        # Leave room for the kubelet, system daemons and the GPU add-on daemonsets.
-        pool_cpu = max(1.0, math.floor((gpu.shape.vcpus * 0.9 - 0.5) * share))
-        pool_mem = max(4.0, math.floor((float(gpu.shape.memory_gib) * 0.85 - 2.0) * share))
-        cpu = pool_cpu if cpu is None else min(cpu, pool_cpu)
-        memory = pool_mem if memory is None else min(memory, pool_mem)
-    cpu_text = workload.resources.cpu or f"{int(cpu if cpu is not None else 4)}"
-    mem_text = workload.resources.memory or f"{int(memory if memory is not None else 16)}Gi"
-    return cpu_text, mem_text
+def _env(workload: Workload, weights: Weights) -> tuple[EnvVar, ...]:
+    """The server's environment, sorted by name, with MODEL_PATH unless the spec sets it."""
+    out = [EnvVar(MODEL_PATH_ENV, weights.model_path)] if MODEL_PATH_ENV not in workload.env else []
+    for name, value in workload.env.items():
+        if isinstance(value, str):
+            out.append(EnvVar(name, _model_path(value, weights)))
+        elif value.secret is not None:
+            out.append(EnvVar(name, ref=KeyRef("secret", value.secret, value.key, value.optional)))
+        elif value.config_map is not None:
+            ref = KeyRef("config_map", value.config_map, value.key, value.optional)
+            out.append(EnvVar(name, ref=ref))
+    return tuple(sorted(out, key=lambda v: v.name))
+
+
+def _preferred(pools: list[NodePool]) -> tuple[Preference, ...]:
+    if len(pools) < 2:
+        return ()
+    return tuple(Preference(p.name, max(1, 100 - 10 * i)) for i, p in enumerate(pools))
 
 
 def _tolerations(pools: list[NodePool]) -> tuple[dict[str, str], ...]:

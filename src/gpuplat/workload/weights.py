@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
-from gpuplat.spec.model import Cluster, Workload
+from gpuplat.spec.model import Cluster, ModelWeights, Workload
 
 MOUNT_PATH = "/models"
 # Pinned copier images. The GKE FUSE sidecar and GCS/S3 copies are what read the weights,
@@ -29,17 +29,45 @@ GCSFUSE_OPTIONS = (
     "read_ahead_kb=1024",
 )
 
+GCSFUSE_DRIVER = "gcsfuse.csi.storage.gke.io"
+FUSE_SIDECAR_CPU_MILLIS = 250
+FUSE_SIDECAR_MEMORY_MIB = 256
+# The Cloud Storage FUSE sidecar GKE injects into the pod: no limits (a cap on its CPU or memory
+# stalls the multi-GB reads the server waits on), and GKE's default requests written out, so the
+# replica's share of its node can leave room for them.
+GCSFUSE_ANNOTATIONS = {
+    "gke-gcsfuse/volumes": "true",
+    "gke-gcsfuse/cpu-limit": "0",
+    "gke-gcsfuse/memory-limit": "0",
+    "gke-gcsfuse/ephemeral-storage-limit": "0",
+    "gke-gcsfuse/cpu-request": f"{FUSE_SIDECAR_CPU_MILLIS}m",
+    "gke-gcsfuse/memory-request": f"{FUSE_SIDECAR_MEMORY_MIB}Mi",
+}
+
 Mode = Literal["copy", "gcsfuse", "image"]
+
+
+MODEL_PATH_PLACEHOLDER = "{model_path}"
+"""Written in a workload's args, command or env values, it becomes the model path."""
+MODEL_PATH_ENV = "MODEL_PATH"
+"""Environment variable holding the model path in the server container."""
 
 
 @dataclass(frozen=True)
 class Weights:
-    """Where the weights come from and how the pod reaches them."""
+    """Where the weights come from and how the pod reaches them.
+
+    One rule for every mode: the server finds the weights at ``model_path``,
+    ``/models/<last part of the source>`` (or the path in the image). Copy mode mounts an
+    emptyDir at /models and the init container copies into model_path; gcsfuse mounts the
+    source's folder itself at model_path (``only-dir``).
+    """
 
     mode: Mode
     source: str
     mount_path: str
-    local_dir: str
+    """Where the weights volume is mounted in the server container."""
+    model_path: str
     """Where the server finds the weights inside the container."""
     init_image: str | None = None
     init_command: tuple[str, ...] = ()
@@ -48,6 +76,10 @@ class Weights:
     bucket: str | None = None
     only_dir: str | None = None
     mount_options: str | None = None
+    init_requests: dict[str, str] = field(default_factory=dict)
+    init_limits: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)
+    """Pod annotations the weights need (the GKE Cloud Storage FUSE sidecar)."""
 
 
 def _split(source: str) -> tuple[str, str, str]:
@@ -57,14 +89,27 @@ def _split(source: str) -> tuple[str, str, str]:
     return scheme, bucket, path.strip("/")
 
 
+def model_path(model: ModelWeights) -> str:
+    """Where the server finds the weights: the same path whether they are copied or mounted."""
+    _scheme, bucket, path = _split(model.source)
+    if model.mount == "image":
+        return "/" + f"{bucket}/{path}".strip("/")
+    basename = (path.rsplit("/", 1)[-1] if path else bucket) or "model"
+    return f"{MOUNT_PATH}/{basename}"
+
+
+def copy_size_gib(size_gb: float) -> int:
+    """emptyDir for copied weights: 10% over their size for the copier's temporary files, + 1."""
+    return math.ceil(size_gb * 1.1) + 1
+
+
 def weights_for(workload: Workload, cluster: Cluster) -> Weights:
     """The weights plan of a workload on a cluster."""
     model = workload.model
     scheme, bucket, path = _split(model.source)
-    basename = (path.rsplit("/", 1)[-1] if path else bucket) or "model"
-    local_dir = f"{MOUNT_PATH}/{basename}"
+    target = model_path(model)
     if model.mount == "image":
-        return Weights("image", model.source, MOUNT_PATH, "/" + f"{bucket}/{path}".strip("/"))
+        return Weights("image", model.source, MOUNT_PATH, target)
     if model.mount == "gcsfuse" and cluster.cloud == "gke":
         options = (
             ",".join((*GCSFUSE_OPTIONS, f"only-dir={path}")) if path else ",".join(GCSFUSE_OPTIONS)
@@ -72,15 +117,24 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
         return Weights(
             "gcsfuse",
             model.source,
-            MOUNT_PATH,
-            MOUNT_PATH,
+            target,
+            target,
             bucket=bucket,
             only_dir=path or None,
             mount_options=options,
+            annotations=dict(GCSFUSE_ANNOTATIONS),
         )
-    size_limit = f"{math.ceil(model.size_gb * 1.1) + 1}Gi"
-    image, command = _copier(scheme, model.source, local_dir, workload.image)
-    return Weights("copy", model.source, MOUNT_PATH, local_dir, image, command, size_limit)
+    size_limit = f"{copy_size_gib(model.size_gb)}Gi"
+    image, command = _copier(scheme, model.source, target, workload.image)
+    return Weights(
+        "copy",
+        model.source,
+        MOUNT_PATH,
+        target,
+        image,
+        command,
+        size_limit,
+    )
 
 
 def _copier(
@@ -100,6 +154,6 @@ def _copier(
         "--location",
         "--create-dirs",
         "--output",
-        f"{target}/model",
+        target,
         source,
     )

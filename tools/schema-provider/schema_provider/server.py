@@ -27,7 +27,7 @@ from pathlib import Path
 
 import grpc
 
-from . import PROTOCOL_VERSION, wire
+from . import PROTOCOL_VERSION, plan, wire
 
 MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE"
 MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2"
@@ -48,14 +48,22 @@ class SchemaProvider:
         self.name = name
         self.schema_response = schema_response
         self.metadata_response = metadata_response
+        self._resource_blocks: dict[str, plan.Block] | None = None
+
+    def plan_resource_change(self, request: bytes, _context: grpc.ServicerContext) -> bytes:
+        """Plan as configured, computed values unknown (see :mod:`schema_provider.plan`)."""
+        if self._resource_blocks is None:
+            self._resource_blocks = plan.resource_blocks(self.schema_response)
+        return plan.plan_response(request, self._resource_blocks)
 
     def refusal(self, rpc: str) -> bytes:
         return error_diagnostic(
             f"terraform-provider-{self.name} here is a schema-only stand-in: {rpc} is refused",
             "This provider binary is gpuplat's schema stand-in (tools/schema-provider). It "
-            "serves the real provider schema so that `terraform init` and `terraform validate` "
-            "type-check a configuration, and it never talks to a cloud. It cannot configure, "
-            "read, plan, import or apply anything: use the real provider for that.",
+            "serves the real provider schema so that `terraform validate` type-checks a "
+            "configuration and `terraform plan` shows what it configures, and it never talks "
+            "to a cloud. It cannot read, import or apply anything: use the real provider for "
+            "that.",
         )
 
     def handlers(self) -> dict[str, Unary]:
@@ -83,10 +91,11 @@ class SchemaProvider:
             "GetFunctions": ok,
             "GetResourceIdentitySchemas": ok,  # protocol 6.9 (Terraform 1.12+): none
             "StopProvider": ok,
-            "ConfigureProvider": refuse("ConfigureProvider", 1),
+            # Configuring is accepted (there is nothing to connect to) so that plans can run.
+            "ConfigureProvider": ok,
             "UpgradeResourceState": refuse("UpgradeResourceState", 2),
             "ReadResource": refuse("ReadResource", 2),
-            "PlanResourceChange": refuse("PlanResourceChange", 4),
+            "PlanResourceChange": self.plan_resource_change,
             "ApplyResourceChange": refuse("ApplyResourceChange", 3),
             "ImportResourceState": refuse("ImportResourceState", 2),
             "MoveResourceState": refuse("MoveResourceState", 2),

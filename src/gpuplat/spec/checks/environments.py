@@ -1,13 +1,13 @@
-"""Environments: each backend has what its type needs and nothing it ignores."""
+"""State backends (environments' and clusters' own): what each type needs, nothing it ignores."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath, format_path
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Spec
+from gpuplat.spec.model import Backend, Spec
 
 _NEEDS = {
     "gcs": ("bucket",),
@@ -36,35 +36,41 @@ _PREFIX = re.compile(r"^[A-Za-z0-9._/-]+$")
 
 def check(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
     for i, env in enumerate(spec.environments):
-        backend = env.backend
-        base = ("environments", i, "backend")
-        for name in _NEEDS[backend.type]:
-            if getattr(backend, name) is None:
-                yield loc.error(
-                    (*base, name),
-                    f'a {backend.type} backend needs "{name}"',
-                    f"set environments[{i}].backend.{name}",
-                )
-        for name in _FIELDS:
-            if getattr(backend, name) is not None and name not in _ALLOWED[backend.type]:
-                users = sorted(t for t, allowed in _ALLOWED.items() if name in allowed)
-                yield loc.error(
-                    (*base, name),
-                    f'"{name}" is not used by a {backend.type} backend',
-                    f"it is for {' and '.join(users)} backends; remove it or change the type",
-                    at_key=True,
-                )
-        if backend.bucket is not None and not _BUCKET.match(backend.bucket):
+        yield from _backend(env.backend, ("environments", i, "backend"), loc)
+    for i, cluster in enumerate(spec.clusters):
+        if cluster.backend is not None:
+            yield from _backend(cluster.backend, ("clusters", i, "backend"), loc)
+
+
+def _backend(backend: Backend, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """A backend has what its type needs and nothing it ignores."""
+    for name in _NEEDS[backend.type]:
+        if getattr(backend, name) is None:
             yield loc.error(
-                (*base, "bucket"),
-                f'bucket name "{backend.bucket}" is not valid',
-                "3-63 lowercase letters, digits, dots, dashes and underscores",
+                (*base, name),
+                f'a {backend.type} backend needs "{name}"',
+                f"set {format_path((*base, name))}",
             )
-        if backend.prefix is not None and (
-            not _PREFIX.match(backend.prefix) or ".." in backend.prefix.split("/")
-        ):
+    for name in _FIELDS:
+        if getattr(backend, name) is not None and name not in _ALLOWED[backend.type]:
+            users = sorted(t for t, allowed in _ALLOWED.items() if name in allowed)
             yield loc.error(
-                (*base, "prefix"),
-                f'state prefix "{backend.prefix}" is not valid',
-                "use letters, digits, dots, dashes, underscores and / (no ..)",
+                (*base, name),
+                f'"{name}" is not used by a {backend.type} backend',
+                f"it is for {' and '.join(users)} backends; remove it or change the type",
+                at_key=True,
             )
+    if backend.bucket is not None and not _BUCKET.match(backend.bucket):
+        yield loc.error(
+            (*base, "bucket"),
+            f'bucket name "{backend.bucket}" is not valid',
+            "3-63 lowercase letters, digits, dots, dashes and underscores",
+        )
+    if backend.prefix is not None and (
+        not _PREFIX.match(backend.prefix) or ".." in backend.prefix.split("/")
+    ):
+        yield loc.error(
+            (*base, "prefix"),
+            f'state prefix "{backend.prefix}" is not valid',
+            "use letters, digits, dots, dashes, underscores and / (no ..)",
+        )

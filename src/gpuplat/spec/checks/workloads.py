@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from gpuplat.spec.checks import placement, pod, requests
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
@@ -17,8 +18,6 @@ from gpuplat.spec.resolve import (
 )
 from gpuplat.targets import pool_node_bounds, target
 
-IMAGE_RESERVE_GB = 50
-"""Boot disk kept for container images (model-server images are often 10-20 GB)."""
 _SCHEMES = ("gs://", "s3://", "hf://", "https://", "file://")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _CPU = re.compile(r"^\d+(\.\d+)?m?$")
@@ -34,6 +33,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         yield from _replicas(workload, base, loc)
         yield from _weights(workload, clusters, base, loc)
         yield from _container(workload, base, loc)
+        yield from pod.check(workload, base, loc)
         pools = workload_pools(spec, workload)
         for name, matched in pools.items():
             cluster = clusters[name]
@@ -41,10 +41,13 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
             fits = True
             for pool in usable:
                 found = list(_fit(spec, workload, cluster, pool, base, loc))
+                if not any(d.is_error for d in found):
+                    found += requests.check(spec, workload, cluster, pool, base, loc)
                 fits = fits and not any(d.is_error for d in found)
                 yield from found
             if usable and len(usable) == len(matched) and fits:
                 yield from _capacity(spec, workload, cluster, usable, base, loc)
+    yield from placement.check(spec, loc, broken)
 
 
 def pool_path(spec: Spec, cluster: Cluster, pool: NodePool) -> KeyPath:
@@ -267,19 +270,6 @@ def _fit(
             f"{units} is not a multiple of {workload.gpus}; pick gpus that divide {units}",
             related=shape + sharing,
         )
-    if workload.model.mount == "copy":
-        # The init container copies the weights to the node's boot disk (an emptyDir); images
-        # of a GPU model server need room there too.
-        needed = workload.model.size_gb * 1.1 + 1
-        room = pool.disk.size_gb - IMAGE_RESERVE_GB
-        if needed > room:
-            yield loc.error(
-                (*base, "model", "size_gb"),
-                f"copying {workload.model.size_gb:g} GB of weights needs about {needed:.0f} GB of node disk; "
-                f"{where} has {pool.disk.size_gb} GB, {IMAGE_RESERVE_GB} GB of it for images",
-                "raise the pool's disk.size_gb, or mount the weights (model.mount: gcsfuse on GKE)",
-                related=[((*at, "disk", "size_gb"), "the pool's disk")],
-            )
     memory = _replica_memory_gb(workload, pool, gpu.gpu_memory_gb)
     if memory is not None:
         size = workload.model.size_gb

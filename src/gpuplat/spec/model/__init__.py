@@ -11,18 +11,20 @@ from gpuplat.spec.model.cluster import (
     Sharing,
     Taint,
 )
-from gpuplat.spec.model.project import Addons, Backend, Environment, Spec
-from gpuplat.spec.model.workload import ModelWeights, Replicas, Workload
+from gpuplat.spec.model.project import Addons, Backend, Budget, Environment, Spec
+from gpuplat.spec.model.workload import EnvFrom, ModelWeights, Replicas, Workload
 
 __all__ = [
     "Addons",
     "Autoscaling",
     "Backend",
+    "Budget",
     "Capacity",
     "Cloud",
     "Cluster",
     "Disk",
     "Driver",
+    "EnvFrom",
     "Environment",
     "ModelWeights",
     "NodePool",

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from gpuplat.spec.model.backend import Backend
 from gpuplat.spec.model.base import Duration, Labels, SpecModel
 
 Cloud = Literal["gke", "eks", "aks"]
@@ -290,6 +291,12 @@ class Cluster(SpecModel):
     labels: Labels = Field(default_factory=dict, description="Cloud resource labels / tags.")
     system_pool: SystemPool = Field(default_factory=SystemPool)
     node_pools: list[NodePool] = Field(default_factory=list, description="GPU node pools.")
+    backend: Backend | None = Field(
+        None,
+        description="Where this cluster's Terraform state lives, when not in the environment's "
+        "backend: e.g. an EKS cluster's in S3 while a GKE cluster's is in GCS, so each cloud is "
+        "planned with its own credentials only. Set it per environment in the overlays.",
+    )
 
 
 __all__ = [

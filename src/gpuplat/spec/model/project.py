@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from gpuplat.spec.model.backend import Backend
 from gpuplat.spec.model.base import SpecModel
 from gpuplat.spec.model.cluster import Cluster
 from gpuplat.spec.model.workload import Workload
@@ -44,25 +45,14 @@ class Addons(SpecModel):
     gang_scheduling: GangScheduling = Field(default_factory=GangScheduling)
 
 
-class Backend(SpecModel):
-    """Where an environment keeps its Terraform state."""
+class Budget(SpecModel):
+    """What an environment may spend; `validate` warns when its ceiling costs more."""
 
-    type: Literal["gcs", "s3", "azurerm", "local"] = Field(
-        "local", description="gcs, s3, azurerm or local."
+    gpu_monthly_usd: float = Field(
+        gt=0,
+        description="USD per month the GPU pools may cost at their ceiling (every pool at "
+        "max_nodes, list prices, 730 h). Over it, validate warns (an error with --strict).",
     )
-    bucket: str | None = Field(None, description="gcs and s3: the state bucket.")
-    prefix: str | None = Field(
-        None,
-        description="Path prefix inside the bucket/container. Default: <project>/<env>; each "
-        "stage appends /<stage>.",
-    )
-    region: str | None = Field(None, description="s3: bucket region.")
-    endpoint: str | None = Field(
-        None, description="s3: custom endpoint (e.g. an S3-compatible store or an emulator)."
-    )
-    resource_group: str | None = Field(None, description="azurerm: storage resource group.")
-    storage_account: str | None = Field(None, description="azurerm: storage account name.")
-    container: str | None = Field(None, description="azurerm: blob container.")
 
 
 class Environment(SpecModel):
@@ -79,6 +69,9 @@ class Environment(SpecModel):
         None,
         description="Prod-like: deletion protection on, apply needs confirmation. Default: "
         "true when the name starts with prod.",
+    )
+    budget: Budget | None = Field(
+        None, description="Monthly GPU budget, checked against the ceiling by validate."
     )
 
 
@@ -97,4 +90,13 @@ class Spec(SpecModel):
     )
 
 
-__all__ = ["Addons", "Backend", "DevicePlugin", "Environment", "GangScheduling", "Metrics", "Spec"]
+__all__ = [
+    "Addons",
+    "Backend",
+    "Budget",
+    "DevicePlugin",
+    "Environment",
+    "GangScheduling",
+    "Metrics",
+    "Spec",
+]

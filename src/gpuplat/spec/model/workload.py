@@ -63,16 +63,44 @@ class Resources(SpecModel):
     )
 
 
+class EnvFrom(SpecModel):
+    """An environment value read from one key of a Secret or a ConfigMap in the namespace."""
+
+    secret: str | None = Field(None, description="Name of the Secret (e.g. hf-token).")
+    config_map: str | None = Field(None, description="Name of the ConfigMap.")
+    key: str = Field(description="Key in the Secret or ConfigMap.")
+    optional: bool = Field(
+        False, description="Start the server even when the Secret, ConfigMap or key is missing."
+    )
+
+
 class Workload(SpecModel):
     """A model server: a slow-starting, weight-loading GPU process."""
 
     name: str = Field(description="Workload name, unique in the spec (a DNS label).")
     image: str = Field(description="Container image, ideally pinned by digest.")
     command: list[str] = Field(default_factory=list, description="Entrypoint override.")
-    args: list[str] = Field(default_factory=list, description="Arguments.")
+    args: list[str] = Field(
+        default_factory=list,
+        description="Arguments; {model_path} is replaced by where the weights are, e.g. "
+        "--model={model_path}.",
+    )
     port: int = Field(8000, ge=1, le=65535, description="HTTP port the server listens on.")
     health_path: str = Field("/health", description="HTTP path that answers 200 once ready.")
-    env: dict[str, str] = Field(default_factory=dict, description="Environment variables.")
+    env: dict[str, str | EnvFrom] = Field(
+        default_factory=dict,
+        description="Environment variables: a value, or {secret|config_map, key} to read one "
+        "key of a Secret or ConfigMap (e.g. HF_TOKEN: {secret: hf-token, key: token}). Values, "
+        "args and command may say {model_path}: where the server finds the weights. MODEL_PATH "
+        "is set to it unless you set it.",
+    )
+    pod_labels: dict[str, str] = Field(
+        default_factory=dict,
+        description="Extra labels of the server's pods (cost allocation, service mesh).",
+    )
+    pod_annotations: dict[str, str] = Field(
+        default_factory=dict, description="Extra annotations of the server's pods."
+    )
     model: ModelWeights
     gpus: int = Field(
         1,
@@ -97,7 +125,8 @@ class Workload(SpecModel):
     load_time_budget: Duration = Field(
         1200,
         description="Longest acceptable time from pod start to ready (pull + weight load). "
-        "The startup probe allows this long before restarting the pod.",
+        "The startup probe, which starts after the image pull, allows what this leaves after "
+        "the pull before restarting the pod.",
     )
     drain_time: Duration = Field(
         120,

@@ -48,7 +48,6 @@ class AKS(Target):
     infra_provider = "azurerm"
     cluster_resource = "azurerm_kubernetes_cluster"
     pool_resource = "azurerm_kubernetes_cluster_node_pool"
-    default_system_machine = "Standard_D4s_v5"
 
     def zone_ok(self, region: str, zone: str) -> bool:
         return zone in {"1", "2", "3"}
@@ -62,10 +61,9 @@ class AKS(Target):
         if cluster.azure is not None and not _GUID.match(cluster.azure.subscription_id):
             yield loc.error((*base, "azure", "subscription_id"), "subscription_id is not a GUID")
 
-    def infra(self, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
-        names = ", ".join(c.name for c in clusters)
+    def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         raise GpuplatError(
-            f"gpuplat cannot render AKS clusters yet: {names}",
+            f"gpuplat cannot render AKS clusters yet: {cluster.name}",
             hint="the spec of an AKS cluster is validated (VM sizes, MIG, names), but only GKE "
             "and EKS clusters are rendered; render the others by leaving the AKS cluster out",
         )

@@ -65,7 +65,6 @@ class EKS(Target):
     infra_provider = "aws"
     cluster_resource = "aws_eks_cluster"
     pool_resource = "aws_eks_node_group"
-    default_system_machine = "m6i.large"
 
     def zone_ok(self, region: str, zone: str) -> bool:
         return re.fullmatch(re.escape(region) + r"[a-z](-[a-z0-9-]+)?", zone) is not None
@@ -89,8 +88,8 @@ class EKS(Target):
     ) -> Iterator[Diagnostic]:
         return checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
 
-    def infra(self, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
-        return infra.part(self, env, clusters)
+    def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
+        return infra.part(self, env, cluster)
 
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
         # A short-lived token from the AWS CLI, never a token stored in state.

@@ -35,17 +35,24 @@ _GRAVITON = ("a1.", "c6g", "c7g", "c8g", "m6g", "m7g", "m8g", "r6g", "r7g", "r8g
 
 @dataclass(frozen=True)
 class AwsProvider:
-    """One ``provider "aws"`` block of an infra root."""
+    """The ``provider "aws"`` block of a cluster's infra root."""
 
-    alias: str | None
     region: str
     account_id: str | None
     endpoint: str | None
 
+    @classmethod
+    def of(cls, cluster: Cluster) -> AwsProvider:
+        aws = cluster.aws
+        return cls(
+            cluster.region,
+            aws.account_id if aws is not None else None,
+            aws.endpoint if aws is not None else None,
+        )
+
     def view(self, default_tags: dict[str, str]) -> dict[str, object]:
-        """What providers.tf.j2 writes."""
+        """What eks.providers.tf.j2 writes."""
         return {
-            "alias": self.alias,
             "region": self.region,
             # Against an emulator the provider skips the account lookup, so it cannot check one.
             "allowed_account_ids": [self.account_id]
@@ -57,50 +64,16 @@ class AwsProvider:
         }
 
 
-def _provider_key(cluster: Cluster) -> tuple[str, str | None, str | None]:
-    aws = cluster.aws
-    return (
-        cluster.region,
-        aws.account_id if aws is not None else None,
-        aws.endpoint if aws is not None else None,
-    )
-
-
-def part(target: Target, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
-    """The EKS clusters of an environment in its infra root, and their aws providers."""
-    providers, aliases = aws_providers(clusters)
+def part(target: Target, env: EnvSpec, cluster: Cluster) -> InfraPart:
+    """An EKS cluster in its infra root, and the aws provider it needs."""
     modules = {"eks-cluster", "eks-gpu-node-group"}
-    if any(c.network.vpc_cidr is not None for c in clusters):
+    if cluster.network.vpc_cidr is not None:
         modules.add("eks-network")
     return InfraPart(
-        clusters=tuple(cluster_view(target, env, c, aliases[c.name]) for c in clusters),
+        cluster=cluster_view(target, env, cluster),
         modules=frozenset(modules),
-        providers={"aws": [p.view(gpuplat_tags(env)) for p in providers]},
+        providers={"aws": AwsProvider.of(cluster).view(gpuplat_tags(env))},
     )
-
-
-def aws_providers(clusters: list[Cluster]) -> tuple[list[AwsProvider], dict[str, str | None]]:
-    """The aws providers of an environment's EKS clusters, and the alias each cluster uses.
-
-    One provider per region (and account or endpoint, when clusters in one region differ in
-    them). A single provider has no alias; several all get one, named after the region.
-    """
-    keys: list[tuple[str, str | None, str | None]] = []
-    for cluster in clusters:
-        if _provider_key(cluster) not in keys:
-            keys.append(_provider_key(cluster))
-    keys.sort(key=lambda k: (k[0], k[1] or "", k[2] or ""))
-    providers: dict[tuple[str, str | None, str | None], AwsProvider] = {}
-    seen: dict[str, int] = {}
-    for key in keys:
-        alias = None
-        if len(keys) > 1:
-            base = key[0].replace("-", "_")
-            seen[base] = seen.get(base, 0) + 1
-            alias = base if seen[base] == 1 else f"{base}_{seen[base]}"
-        providers[key] = AwsProvider(alias, *key)
-    aliases = {c.name: providers[_provider_key(c)].alias for c in clusters}
-    return list(providers.values()), aliases
 
 
 def kubernetes_version(cluster: Cluster) -> str:
@@ -117,9 +90,7 @@ def system_ami(instance_type: str) -> str:
     return "AL2023_ARM_64_STANDARD" if arm else "AL2023_x86_64_STANDARD"
 
 
-def cluster_view(
-    target: Target, env: EnvSpec, cluster: Cluster, alias: str | None
-) -> dict[str, object]:
+def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, object]:
     """The eks-network (new VPC), eks-cluster and eks-gpu-node-group calls of one cluster."""
     network = cluster.network
     aws = cluster.aws
@@ -172,7 +143,6 @@ def cluster_view(
         "name": cluster.name,
         "module": module,
         "region": cluster.region,
-        "provider": alias,
         "network": network_call,
         "args": args,
         "pools": [

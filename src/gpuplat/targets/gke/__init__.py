@@ -84,7 +84,6 @@ class GKE(Target):
     kube_providers = ("google",)
     cluster_resource = "google_container_cluster"
     pool_resource = "google_container_node_pool"
-    default_system_machine = "e2-standard-4"
 
     def zone_ok(self, region: str, zone: str) -> bool:
         return re.fullmatch(re.escape(region) + r"-[a-z]", zone) is not None
@@ -126,8 +125,8 @@ class GKE(Target):
             return dict(NO_DEFAULT_DEVICE_PLUGIN)
         return {}
 
-    def infra(self, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
-        return infra.part(self, env, clusters)
+    def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
+        return infra.part(self, env, cluster)
 
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
         # The caller's own short-lived token, from the google provider; never stored in state.

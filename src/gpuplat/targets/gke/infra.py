@@ -32,10 +32,10 @@ SHARING = {"time-slicing": "TIME_SHARING", "mps": "MPS"}
 HYPERDISK_ONLY = ("a4-", "a4x-", "a3-ultragpu-", "g4-")
 
 
-def part(target: Target, env: EnvSpec, clusters: list[Cluster]) -> InfraPart:
-    """The GKE clusters of an environment in its infra root."""
+def part(target: Target, env: EnvSpec, cluster: Cluster) -> InfraPart:
+    """A GKE cluster in its infra root."""
     return InfraPart(
-        clusters=tuple(cluster_view(target, env, c) for c in clusters),
+        cluster=cluster_view(target, env, cluster),
         modules=frozenset({"gke-cluster", "gke-gpu-node-pool"}),
         providers={"default_labels": gpuplat_tags(env)},
     )

@@ -1,0 +1,81 @@
+"""Commands on what the platform costs and looks like: cost, graph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import click
+
+from gpuplat.cli.complete import complete_envs
+from gpuplat.cli.group import App, cli
+
+
+@cli.command()
+@click.argument("envs", nargs=-1, shell_complete=complete_envs)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
+@click.option(
+    "--stranded", "with_stranded", is_flag=True, help="Report stranded GPUs and their waste."
+)
+@click.option(
+    "--infracost-usage",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Also write an infracost usage file with these node counts ({env} in FILE: one per env).",
+)
+@click.option(
+    "--at",
+    "level",
+    type=click.Choice(["ceiling", "floor"]),
+    default="ceiling",
+    show_default=True,
+    help="Node counts of the infracost usage file.",
+)
+@click.pass_obj
+def cost(
+    app: App,
+    envs: tuple[str, ...],
+    as_json: bool,
+    with_stranded: bool,
+    infracost_usage: Path | None,
+    level: str,
+) -> int:
+    """What ENV(s) cost (default: all): per cluster and pool, at floor, expected and ceiling."""
+    from gpuplat.app.cost import cost_project
+
+    result = cost_project(
+        app.root,
+        envs,
+        infracost_usage=infracost_usage,
+        level="floor" if level == "floor" else "ceiling",
+    )
+    if as_json:
+        app.console.json(result.to_json())
+    else:
+        app.console.data("\n".join(result.lines(with_stranded=with_stranded)))
+    for path in result.written:
+        app.console.say(f"wrote {path}")
+    return 0
+
+
+@cli.command()
+@click.argument("env", required=False, shell_complete=complete_envs)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["mermaid", "dot", "svg"]),
+    default="mermaid",
+    show_default=True,
+    help="mermaid (pull requests, READMEs), dot, or svg through Graphviz' dot.",
+)
+@click.pass_obj
+def graph(app: App, env: str | None, fmt: str) -> int:
+    """Draw ENV (default: every environment): clusters, pools, workloads and their cost."""
+    from gpuplat.app.graph import graph_project
+
+    chosen: Literal["mermaid", "dot", "svg"] = (
+        "svg" if fmt == "svg" else "dot" if fmt == "dot" else "mermaid"
+    )
+    app.console.data(graph_project(app.root, env, chosen).decode().rstrip("\n"))
+    return 0

@@ -1,0 +1,207 @@
+"""The cost of an environment: per cluster and pool, at the floor, expected and the ceiling.
+
+- floor: every pool at ``min_nodes`` (what the platform costs when idle);
+- expected: the nodes the workloads' ``replicas.min`` need on their first cluster, never below
+  ``min_nodes`` (the replicas that always run; gpuplat has no traffic forecast);
+- ceiling: every pool at ``max_nodes`` (the most the platform can cost).
+
+GPU pools are priced by :func:`gpuplat.cost.rates.pool_rungs`; each cluster also has its fee
+and its system pool (on-demand, floor = its min, ceiling = its max).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from gpuplat.cost.money import Amount, per_node, total
+from gpuplat.cost.placement import pack
+from gpuplat.cost.rates import Rate, capacity_label, cluster_fee_rate, pool_rungs, system_rate
+from gpuplat.spec.diagnostics import KeyPath
+from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.spec.resolve import resolve_pool
+from gpuplat.targets import pool_node_bounds
+
+LevelName = Literal["floor", "expected", "ceiling"]
+LEVELS: tuple[LevelName, ...] = ("floor", "expected", "ceiling")
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """Nodes, physical GPUs and their cost at one level."""
+
+    nodes: int
+    gpus: int | None
+    cost: Amount
+
+    def __add__(self, other: Level) -> Level:
+        gpus = None if self.gpus is None or other.gpus is None else self.gpus + other.gpus
+        return Level(self.nodes + other.nodes, gpus, self.cost + other.cost)
+
+
+EMPTY = Level(0, 0, Amount())
+
+
+@dataclass(frozen=True, slots=True)
+class PoolCost:
+    """One GPU pool's cost at each level."""
+
+    cluster: str
+    name: str
+    path: KeyPath
+    machine_type: str
+    accelerator: str | None
+    gpus_per_node: int | None
+    capacity: str
+    rungs: tuple[Rate, ...]
+    min_nodes: int
+    max_nodes: int
+    floor: Level
+    expected: Level
+    ceiling: Level
+
+    def at(self, level: LevelName) -> Level:
+        return {"floor": self.floor, "expected": self.expected, "ceiling": self.ceiling}[level]
+
+
+@dataclass(frozen=True, slots=True)
+class SystemPoolCost:
+    """A cluster's system (CPU) pool: floor at its min nodes, ceiling at its max."""
+
+    machine_type: str
+    rate: Rate
+    min_nodes: int
+    max_nodes: int
+
+    def at(self, level: LevelName) -> Amount:
+        nodes = self.max_nodes if level == "ceiling" else self.min_nodes
+        return per_node(self.rate.usd_per_hour, self.rate.unknown, nodes)
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterCost:
+    """One cluster: its fee, system pool and GPU pools."""
+
+    name: str
+    cloud: str
+    region: str
+    path: KeyPath
+    fee: Rate
+    system: SystemPoolCost
+    pools: tuple[PoolCost, ...]
+
+    def gpu(self, level: LevelName) -> Level:
+        return _sum(p.at(level) for p in self.pools)
+
+    def fee_amount(self) -> Amount:
+        return per_node(self.fee.usd_per_hour, self.fee.unknown, 1)
+
+    def total(self, level: LevelName) -> Amount:
+        return self.gpu(level).cost + self.system.at(level) + self.fee_amount()
+
+
+@dataclass(frozen=True, slots=True)
+class EnvCost:
+    """An environment's clusters and totals."""
+
+    name: str
+    clusters: tuple[ClusterCost, ...]
+    gpu_budget: float | None = None
+
+    def pools(self) -> tuple[PoolCost, ...]:
+        return tuple(p for c in self.clusters for p in c.pools)
+
+    def gpu(self, level: LevelName) -> Level:
+        return _sum(c.gpu(level) for c in self.clusters)
+
+    def total(self, level: LevelName) -> Amount:
+        return total(c.total(level) for c in self.clusters)
+
+    def by_capacity(self, level: LevelName) -> dict[str, Level]:
+        out: dict[str, Level] = {}
+        for pool in self.pools():
+            out[pool.capacity] = out.get(pool.capacity, EMPTY) + pool.at(level)
+        return dict(sorted(out.items()))
+
+
+def _sum(levels: Iterable[Level]) -> Level:
+    out = EMPTY
+    for level in levels:
+        out = out + level
+    return out
+
+
+def estimate(name: str, spec: Spec) -> EnvCost:
+    """Price one environment's spec.
+
+    Args:
+        name: The environment's name.
+        spec: Its merged, validated spec.
+
+    Returns:
+        The cost of every cluster and pool at the floor, expected and ceiling levels.
+    """
+    expected = pack(spec, lambda w: w.replicas.min, primary_only=True)
+    clusters = []
+    for i, cluster in enumerate(spec.clusters):
+        pools = []
+        for j, pool in enumerate(cluster.node_pools):
+            fill = expected.pools[(cluster.name, pool.name)]
+            path: KeyPath = ("clusters", i, "node_pools", j)
+            pools.append(pool_cost(cluster, pool, path, fill.nodes))
+        machine, rate = system_rate(cluster)
+        system = SystemPoolCost(
+            machine, rate, cluster.system_pool.min_nodes, cluster.system_pool.max_nodes
+        )
+        clusters.append(
+            ClusterCost(
+                cluster.name,
+                cluster.cloud,
+                cluster.region,
+                ("clusters", i),
+                cluster_fee_rate(cluster.cloud),
+                system,
+                tuple(pools),
+            )
+        )
+    env = next((e for e in spec.environments if e.name == name), None)
+    budget = env.budget.gpu_monthly_usd if env is not None and env.budget is not None else None
+    return EnvCost(name, tuple(clusters), budget)
+
+
+def pool_cost(cluster: Cluster, pool: NodePool, path: KeyPath, needed_nodes: int = 0) -> PoolCost:
+    """One pool's cost; ``needed_nodes`` is what the expected replicas need."""
+    gpu = resolve_pool(cluster, pool)
+    low, high = pool_node_bounds(cluster, pool)
+    rungs = pool_rungs(cluster, pool)
+    mid = min(max(low, needed_nodes), high)
+    return PoolCost(
+        cluster.name,
+        pool.name,
+        path,
+        pool.machine_type,
+        gpu.accelerator,
+        gpu.gpus_per_node,
+        capacity_label(cluster, pool),
+        rungs,
+        low,
+        high,
+        _level(rungs, low, gpu.gpus_per_node, ceiling=False),
+        _level(rungs, mid, gpu.gpus_per_node, ceiling=False),
+        _level(rungs, high, gpu.gpus_per_node, ceiling=True),
+    )
+
+
+def _level(rungs: tuple[Rate, ...], nodes: int, gpus: int | None, *, ceiling: bool) -> Level:
+    """Cost of ``nodes`` nodes: on the preferred rung, or at the ceiling on the dearest one.
+
+    With several rungs the autoscaler may take any of them, so the most the nodes can cost is
+    at the dearest rung; an unknown rung makes that unknown.
+    """
+    rate = rungs[0]
+    if ceiling and len(rungs) > 1:
+        unknown = [r for r in rungs if r.usd_per_hour is None]
+        rate = unknown[0] if unknown else max(rungs, key=lambda r: r.usd_per_hour or 0.0)
+    count = None if gpus is None else gpus * nodes
+    return Level(nodes, count, per_node(rate.usd_per_hour, rate.unknown, nodes))

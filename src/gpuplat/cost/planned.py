@@ -1,0 +1,221 @@
+"""The cost delta of a Terraform plan: node pools and cluster fees before and after it.
+
+Both sides are read from the plan's resource values (``terraform show -json``) into the spec's
+terms — shape, capacity type, fewest and most nodes — and priced by the same
+:func:`gpuplat.cost.rates.shape_rate` as ``gpuplat cost``, so a plan's delta and the cost report
+agree. The before side is what the state holds, which no spec describes any more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gpuplat.addresses import Element, element_of
+from gpuplat.catalog import Cloud
+from gpuplat.cost.money import Amount, per_node
+from gpuplat.cost.rates import cluster_fee_rate, shape_rate
+from gpuplat.terraform import Action, Plan, ResourceChange
+
+_POOLS: dict[str, Cloud] = {"google_container_node_pool": "gke", "aws_eks_node_group": "eks"}
+_CLUSTERS: dict[str, Cloud] = {"google_container_cluster": "gke", "aws_eks_cluster": "eks"}
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedPool:
+    """A node pool as a plan's values describe it."""
+
+    cloud: Cloud
+    machine_type: str | None
+    capacity: str
+    min_nodes: int
+    max_nodes: int
+    attached: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CostDelta:
+    """What the stage's node pools and cluster fees cost at the floor and ceiling, before/after."""
+
+    floor_before: Amount
+    floor_after: Amount
+    ceiling_before: Amount
+    ceiling_after: Amount
+
+    def text(self) -> str:
+        def one(before: Amount, after: Amount) -> str:
+            delta = round(after.usd_per_month - before.usd_per_month, 2)
+            partial = "?" if before.partial or after.partial else ""
+            sign = "+" if delta > 0 else "-"
+            change = f" ({sign}${abs(delta):,.2f}{partial})" if delta else ""
+            return f"{before.text()} -> {after.text()}{change}"
+
+        return (
+            f"cost/month at min: {one(self.floor_before, self.floor_after)}; "
+            f"at max: {one(self.ceiling_before, self.ceiling_after)}"
+        )
+
+    def unknown(self) -> tuple[str, ...]:
+        amounts = (self.floor_before, self.floor_after, self.ceiling_before, self.ceiling_after)
+        return tuple(dict.fromkeys(r for a in amounts for r in a.unknown))
+
+    def to_json(self) -> dict[str, object]:
+        from gpuplat.cost.report import amount_json
+
+        return {
+            "floor_before": amount_json(self.floor_before),
+            "floor_after": amount_json(self.floor_after),
+            "ceiling_before": amount_json(self.ceiling_before),
+            "ceiling_after": amount_json(self.ceiling_after),
+        }
+
+
+def cost_delta(
+    plan: Plan, table: Mapping[str, Element], regions: Mapping[str, str] | None = None
+) -> CostDelta | None:
+    """The cost of a plan's node pools and clusters before and after it, or None if it has none.
+
+    Args:
+        plan: The parsed ``terraform show -json`` plan.
+        table: Module labels -> spec elements (which cluster a pool belongs to).
+        regions: Cluster name -> region, from the spec; a GKE pool's own location is used
+            where a cluster is not named here.
+
+    Returns:
+        The delta, or None when the plan holds no node pool or cluster.
+    """
+    sums = [Amount(), Amount(), Amount(), Amount()]
+    seen = False
+    for change in plan.resource_changes:
+        kind = change.type
+        if kind not in _POOLS and kind not in _CLUSTERS:
+            continue
+        seen = True
+        region = _region(change, table, regions or {})
+        for slot, values in ((0, change.before), (1, change.after)):
+            if not isinstance(values, dict) or (slot == 1 and change.action is Action.DELETE):
+                continue
+            if kind in _CLUSTERS:
+                fee = _fee(_CLUSTERS[kind])
+                sums[slot] = sums[slot] + fee
+                sums[slot + 2] = sums[slot + 2] + fee
+                continue
+            pool = read_pool(_POOLS[kind], values)
+            if pool is None:
+                continue
+            low, high = _priced(pool, region)
+            sums[slot] = sums[slot] + low
+            sums[slot + 2] = sums[slot + 2] + high
+    if not seen:
+        return None
+    return CostDelta(sums[0], sums[1], sums[2], sums[3])
+
+
+def _fee(cloud: Cloud) -> Amount:
+    rate = cluster_fee_rate(cloud)
+    return per_node(rate.usd_per_hour, rate.unknown, 1)
+
+
+def _priced(pool: PlannedPool, region: str | None) -> tuple[Amount, Amount]:
+    if pool.machine_type is None:
+        reason = f"{pool.capacity}: the plan does not name the instance type"
+        return per_node(None, reason, pool.min_nodes), per_node(None, reason, pool.max_nodes)
+    rate = shape_rate(pool.cloud, pool.machine_type, pool.capacity, region, pool.attached)
+    return (
+        per_node(rate.usd_per_hour, rate.unknown, pool.min_nodes),
+        per_node(rate.usd_per_hour, rate.unknown, pool.max_nodes),
+    )
+
+
+def _region(
+    change: ResourceChange, table: Mapping[str, Element], regions: Mapping[str, str]
+) -> str | None:
+    element = element_of(change.address, dict(table))
+    cluster = element.name.split("/", 1)[0]
+    if cluster in regions:
+        return regions[cluster]
+    for values in (change.after, change.before):
+        location = values.get("location") if isinstance(values, dict) else None
+        if isinstance(location, str) and location:
+            # A zonal location (us-central1-a) is in the region before its last dash.
+            parts = location.split("-")
+            return "-".join(parts[:-1]) if len(parts) == 3 and len(parts[-1]) == 1 else location
+    return None
+
+
+def _first(values: object, key: str) -> dict[str, object]:
+    if isinstance(values, dict):
+        items = values.get(key)
+        if isinstance(items, list) and items and isinstance(items[0], dict):
+            return items[0]
+    return {}
+
+
+def _int(values: Mapping[str, object], *keys: str) -> int | None:
+    for key in keys:
+        value = values.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return int(value)
+    return None
+
+
+def read_pool(cloud: Cloud, values: Mapping[str, object]) -> PlannedPool | None:
+    """A node pool / node group's shape, capacity and bounds from its plan values.
+
+    Args:
+        cloud: ``gke`` (google_container_node_pool) or ``eks`` (aws_eks_node_group).
+        values: The resource's ``before`` or ``after`` values.
+
+    Returns:
+        The pool, or None when its bounds cannot be read.
+    """
+    if cloud == "gke":
+        return _gke_pool(values)
+    scaling = _first(values, "scaling_config")
+    low, high = _int(scaling, "min_size"), _int(scaling, "max_size")
+    if low is None or high is None:
+        return None
+    types = values.get("instance_types")
+    machine = types[0] if isinstance(types, list) and types and isinstance(types[0], str) else None
+    capacity = {"SPOT": "spot", "CAPACITY_BLOCK": "capacity-block"}.get(
+        str(values.get("capacity_type") or "ON_DEMAND"), "on-demand"
+    )
+    return PlannedPool("eks", machine, capacity, low, high)
+
+
+def _gke_pool(values: Mapping[str, object]) -> PlannedPool | None:
+    config = _first(values, "node_config")
+    auto = _first(values, "autoscaling")
+    zones = values.get("node_locations")
+    factor = len(zones) if isinstance(zones, list) and zones else 1
+    low = _int(auto, "total_min_node_count")
+    high = _int(auto, "total_max_node_count")
+    if low is None or high is None:
+        per_zone = (_int(auto, "min_node_count"), _int(auto, "max_node_count"))
+        if per_zone[0] is not None and per_zone[1] is not None:
+            low, high = per_zone[0] * factor, per_zone[1] * factor
+        else:
+            count = _int(values, "node_count", "initial_node_count")
+            if count is None:
+                return None
+            low = high = count * factor
+    capacity = "on-demand"
+    if config.get("spot") is True or config.get("preemptible") is True:
+        capacity = "spot"
+    elif config.get("flex_start") is True:
+        capacity = "flex-start"
+    elif _first(values, "queued_provisioning").get("enabled") is True:
+        capacity = "queued"
+    elif _first(config, "reservation_affinity").get("consume_reservation_type") in (
+        "ANY_RESERVATION",
+        "SPECIFIC_RESERVATION",
+    ):
+        capacity = "reservation"
+    machine = config.get("machine_type")
+    accelerator = _first(config, "guest_accelerator")
+    attached = None
+    if isinstance(accelerator.get("type"), str) and _int(accelerator, "count"):
+        attached = (str(accelerator["type"]), _int(accelerator, "count") or 0)
+    return PlannedPool(
+        "gke", machine if isinstance(machine, str) else None, capacity, low, high, attached
+    )

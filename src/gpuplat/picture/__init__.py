@@ -1,0 +1,1 @@
+"""The platform as a picture: environments, clusters, pools and workloads, with their cost."""

@@ -1,0 +1,93 @@
+"""Workloads that share pools: their GPU units at max, and the node disk their copied weights fill.
+
+Each workload is checked on its own elsewhere; here the workloads of one cluster are added up
+where they may land on the same nodes (workload/capacity.py has the arithmetic).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.spec.resolve import workload_pools
+from gpuplat.workload.allocatable import ephemeral_allocatable_gb
+from gpuplat.workload.capacity import (
+    groups,
+    max_replicas_on,
+    per_node,
+    pool_units,
+    units_per_node,
+)
+from gpuplat.workload.weights import copy_size_gib
+
+IMAGE_RESERVE_GB = 50
+"""Boot disk kept for container images (model-server images are often 10-20 GB)."""
+
+
+def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Diagnostic]:
+    """Over-subscribed shared pools and node disks too small for the copied weights."""
+    for cluster in spec.clusters:
+        for group, pools in groups(spec, cluster):
+            if any(
+                (cluster.name, p.name) in broken or not units_per_node(cluster, p) for p in pools
+            ):
+                continue
+            demand = sum(d.units for d in group)
+            capacity = sum(pool_units(cluster, p) for p in pools)
+            if demand <= capacity:
+                continue
+            last = group[-1]
+            yield loc.error(
+                ("workloads", last.index, "replicas", "max"),
+                f"workloads {', '.join(d.workload.name for d in group)} may take {demand} GPU "
+                f'units of cluster "{cluster.name}" at their replicas.max; pools '
+                f"{', '.join(p.name for p in pools)} hold {capacity} at max_nodes",
+                "lower replicas.max, or raise the pools' max_nodes: at max one workload's "
+                "autoscaler would starve another's",
+                details=tuple(
+                    f"{d.workload.name}: {d.units // d.workload.gpus} replicas x "
+                    f"{d.workload.gpus} GPU unit(s) = {d.units} on {', '.join(d.pools)}"
+                    for d in group
+                ),
+            )
+        for pool in cluster.node_pools:
+            if (cluster.name, pool.name) not in broken:
+                yield from _disk(spec, cluster, pool, loc)
+
+
+def _disk(spec: Spec, cluster: Cluster, pool: NodePool, loc: Locator) -> Iterator[Diagnostic]:
+    """Copied weights of the replicas one node holds must fit its boot disk."""
+    allocatable = ephemeral_allocatable_gb(cluster, pool)
+    if allocatable is None:
+        return
+    room = allocatable - IMAGE_RESERVE_GB
+    worst: tuple[int, int, int] | None = None  # (GiB, workload index, replicas per node)
+    for i, workload in enumerate(spec.workloads):
+        if workload.model.mount != "copy":
+            continue
+        if pool not in workload_pools(spec, workload).get(cluster.name, []):
+            continue
+        # No more replicas on a node than the workload ever runs.
+        count = min(per_node(cluster, pool, workload.gpus), max_replicas_on(workload, cluster))
+        need = count * copy_size_gib(workload.model.size_gb)
+        if count and (worst is None or need > worst[0]):
+            worst = (need, i, count)
+    if worst is None or worst[0] <= room:
+        return
+    need, index, count = worst
+    workload = spec.workloads[index]
+    size = copy_size_gib(workload.model.size_gb)
+    disk = pool.disk.size_gb
+    yield loc.error(
+        ("workloads", index, "model", "size_gb"),
+        f'{count} replica(s) per node of pool "{pool.name}" in cluster "{cluster.name}" copy '
+        f"{count} x {size} GiB = {need} GiB of weights onto a {disk} GB boot disk that leaves "
+        f"{max(room, 0):.0f} GB for them",
+        "raise the pool's disk.size_gb, or mount the weights (model.mount: gcsfuse on GKE)",
+        details=(
+            f"{disk} GB - {disk - allocatable:.0f} GB the kubelet "
+            f"keeps - {IMAGE_RESERVE_GB} GB for images = {room:.0f} GB",
+        ),
+    )

@@ -1,0 +1,38 @@
+"""What a GKE node keeps for itself, so the rest can be divided among a pool's replicas.
+
+GKE documents the reservation of a Standard node ("Plan GKE Standard node sizes", Node
+allocatable resources, https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes):
+
+- memory: 255 MiB on machines with less than 1 GiB; else 25% of the first 4 GiB, 20% of the next
+  4 GiB, 10% of the next 8 GiB, 6% of the next 112 GiB and 2% of the rest, plus 100 MiB for the
+  kubelet's eviction threshold;
+- CPU: 6% of the first core, 1% of the next, 0.5% of the next 2 and 0.25% of every core above 4;
+- ephemeral storage: an eviction threshold of 10% of the boot disk, and
+  min(50% of the disk, 6 GiB + 35% of the disk, 100 GiB) for the system.
+"""
+
+from __future__ import annotations
+
+from gpuplat.catalog import Shape
+from gpuplat.targets.node_reserve import Reserve, tiers
+
+_MEMORY_TIERS = ((4 * 1024, 0.25), (4 * 1024, 0.20), (8 * 1024, 0.10), (112 * 1024, 0.06))
+_CPU_TIERS = ((1000, 0.06), (1000, 0.01), (2000, 0.005))
+EVICTION_MIB = 100
+SYSTEM_PODS = Reserve(cpu_millis=500, memory_mib=768)
+"""GKE's own pods on every node (kube-proxy, the logging and metrics agents, the metadata
+server, the CSI node plugins, GKE's GPU device plugin): an allowance gpuplat estimates, not a
+documented figure; `kubectl describe node` shows the real sum under "Non-terminated Pods"."""
+
+
+def kubelet_reserve(shape: Shape) -> Reserve:
+    """CPU and memory GKE reserves on a node of this shape (eviction threshold included)."""
+    memory = float(shape.memory_gib) * 1024
+    reserved = 255.0 if memory < 1024 else tiers(memory, _MEMORY_TIERS, rest=0.02)
+    cpu = tiers(shape.vcpus * 1000, _CPU_TIERS, rest=0.0025)
+    return Reserve(cpu_millis=round(cpu), memory_mib=round(reserved) + EVICTION_MIB)
+
+
+def ephemeral_reserve_gb(disk_gb: int) -> float:
+    """Boot disk GKE keeps from pods: the eviction threshold and the system reservation."""
+    return 0.10 * disk_gb + min(0.50 * disk_gb, 6 + 0.35 * disk_gb, 100)

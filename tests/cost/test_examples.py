@@ -1,0 +1,180 @@
+"""Worked examples: each example spec's cost at floor and ceiling, computed here by hand.
+
+The per-node prices are restated from the catalog data files (and checked against them first, so
+a catalog change fails here with the price that moved, not with a sum): every figure below is
+that price x nodes x 730 h, rounded to cents only at the end, as `gpuplat cost` does.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from gpuplat import catalog
+from gpuplat.cost.schema import cost_schema_text
+from tests.support.cli import run
+from tests.support.specs import project
+
+H = 730
+# USD per node-hour, from src/gpuplat/catalog/data/{gke,ec2,pricing}.yaml.
+G2_STANDARD_8 = {"on-demand": 0.85363, "spot": 0.34057}  # us-central1
+A3_HIGHGPU_8G = {"on-demand": 43.06614, "spot": 20.19947}  # us-central1; on-demand unverified
+G6_XLARGE = {"on-demand": 0.8048, "spot": None}  # us-east-1; no spot price recorded
+E2_STANDARD_4 = 0.13402  # GKE system pool
+M6I_LARGE = 0.096  # EKS system pool
+FEE = {"gke": 0.10, "eks": 0.10}
+
+
+def test_the_prices_used_here_are_the_catalogs() -> None:
+    def prices(cloud: catalog.Cloud, name: str) -> dict[str, float | None]:
+        shape = catalog.shape(cloud, name)
+        assert shape is not None
+        return {
+            "on-demand": shape.price_on_demand.usd_per_hour if shape.price_on_demand else None,
+            "spot": shape.price_spot.usd_per_hour if shape.price_spot else None,
+        }
+
+    assert prices("gke", "g2-standard-8") == G2_STANDARD_8
+    assert prices("gke", "a3-highgpu-8g") == A3_HIGHGPU_8G
+    assert prices("eks", "g6.xlarge") == G6_XLARGE
+    gke_system, eks_system = catalog.system_shape("gke"), catalog.system_shape("eks")
+    assert gke_system is not None and gke_system.price_on_demand is not None
+    assert eks_system is not None and eks_system.price_on_demand is not None
+    assert gke_system.price_on_demand.usd_per_hour == E2_STANDARD_4
+    assert eks_system.price_on_demand.usd_per_hour == M6I_LARGE
+    for cloud, fee in FEE.items():
+        found = catalog.cluster_fee(cloud)  # type: ignore[arg-type]
+        assert found is not None and found.usd_per_hour == fee
+
+
+def report(tmp_path: Path, example: str) -> dict[str, dict[str, object]]:
+    root = project(tmp_path, example=example)
+    done = run("cost", "--json", cwd=root)
+    assert done.exit_code == 0, done.stderr
+    data = json.loads(done.stdout)
+    jsonschema.validate(data, json.loads(cost_schema_text()))
+    return {env["name"]: env for env in data["environments"]}
+
+
+def month(usd_per_hour: float) -> float:
+    return round(usd_per_hour * H, 2)
+
+
+def figures(env: dict[str, object], level: str) -> tuple[object, object, object]:
+    gpu = env["gpu"][level]  # type: ignore[index]
+    return gpu["gpus"], gpu["usd_per_month"], env["total"][level]["usd_per_month"]  # type: ignore[index]
+
+
+def test_gke_l4_vllm(tmp_path: Path) -> None:
+    envs = report(tmp_path, "gke-l4-vllm")
+    # dev: l4-shared spot 0..2 nodes of 1 L4; system 1..3 x e2-standard-4; one GKE fee.
+    assert figures(envs["dev"], "floor") == (0, 0.0, month(FEE["gke"] + E2_STANDARD_4))
+    assert month(FEE["gke"] + E2_STANDARD_4) == 170.83
+    ceiling = 2 * G2_STANDARD_8["spot"]
+    assert figures(envs["dev"], "ceiling") == (
+        2,
+        month(ceiling),
+        month(ceiling + FEE["gke"] + 3 * E2_STANDARD_4),
+    )
+    assert (month(ceiling), month(ceiling + 0.1 + 3 * E2_STANDARD_4)) == (497.23, 863.74)
+    # prod: on-demand 1..8 nodes.
+    floor, ceiling = G2_STANDARD_8["on-demand"], 8 * G2_STANDARD_8["on-demand"]
+    assert figures(envs["prod"], "floor") == (1, month(floor), month(floor + 0.1 + E2_STANDARD_4))
+    assert figures(envs["prod"], "ceiling") == (
+        8,
+        month(ceiling),
+        month(ceiling + 0.1 + 3 * E2_STANDARD_4),
+    )
+    assert (month(floor), month(ceiling)) == (623.15, 4985.20)
+    # expected: 2 replicas x 1 slice on nodes of 2 time-sliced slices = 1 node, the floor.
+    assert envs["prod"]["gpu"]["expected"]["nodes"] == 1  # type: ignore[index]
+    pool = envs["prod"]["clusters"][0]["pools"][0]  # type: ignore[index]
+    assert pool["rungs"][0]["source"] == "skypilot_catalog_gcp_v7"
+    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 4985.20  # type: ignore[index]
+
+
+def test_gke_h100_mig(tmp_path: Path) -> None:
+    envs = report(tmp_path, "gke-h100-mig")
+    od, spot = A3_HIGHGPU_8G["on-demand"], A3_HIGHGPU_8G["spot"]
+    # dev: h100-mig on-demand 0..1, h100-mig-spot 0..1, 8 H100 a node.
+    assert figures(envs["dev"], "floor")[:2] == (0, 0.0)
+    assert figures(envs["dev"], "ceiling")[:2] == (16, month(od + spot))
+    assert month(od + spot) == 46183.90
+    # expected: coder's 1 replica needs one on-demand node (the preferred pool).
+    assert envs["dev"]["gpu"]["expected"]["usd_per_month"] == month(od) == 31438.28  # type: ignore[index]
+    # prod: on-demand 1..2, spot 0..4.
+    assert figures(envs["prod"], "floor")[:2] == (8, month(od))
+    assert figures(envs["prod"], "ceiling")[:2] == (48, month(2 * od + 4 * spot))
+    assert month(2 * od + 4 * spot) == 121859.02
+    rung = envs["prod"]["clusters"][0]["pools"][0]["rungs"][0]  # type: ignore[index]
+    assert rung["unverified"] is True, "the catalog flags the us-central1 H100 on-demand rate"
+
+
+def test_eks_l4_vllm_spot_price_unknown_makes_totals_partial(tmp_path: Path) -> None:
+    envs = report(tmp_path, "eks-l4-vllm")
+    dev = envs["dev"]
+    # dev: l4-shared spot 0..2: no node at the floor costs exactly 0 whatever the price.
+    assert dev["gpu"]["floor"] == {  # type: ignore[index]
+        "nodes": 0,
+        "gpus": 0,
+        "usd_per_hour": 0.0,
+        "usd_per_month": 0.0,
+        "partial": False,
+        "unknown": [],
+    }
+    ceiling = dev["gpu"]["ceiling"]  # type: ignore[index]
+    assert (ceiling["usd_per_month"], ceiling["partial"]) == (None, True)
+    assert ceiling["unknown"] == [
+        "no spot price for g6.xlarge in the catalog (EC2 spot prices were sampled for four "
+        "instance types only)"
+    ]
+    total = dev["total"]["ceiling"]  # type: ignore[index]
+    assert (total["usd_per_month"], total["partial"]) == (month(0.1 + 3 * M6I_LARGE), True)
+    assert month(0.1 + 3 * M6I_LARGE) == 283.24
+    # prod: on-demand 1..8 of 0.8048.
+    floor, ceiling_rate = G6_XLARGE["on-demand"], 8 * G6_XLARGE["on-demand"]  # type: ignore[operator]
+    assert figures(envs["prod"], "floor") == (1, month(floor), month(floor + 0.1 + M6I_LARGE))  # type: ignore[arg-type]
+    assert figures(envs["prod"], "ceiling") == (
+        8,
+        month(ceiling_rate),
+        month(ceiling_rate + 0.1 + 3 * M6I_LARGE),
+    )
+    assert (month(floor), month(ceiling_rate)) == (587.50, 4700.03)  # type: ignore[arg-type]
+
+
+def test_table_marks_unknown_prices(tmp_path: Path) -> None:
+    root = project(tmp_path, example="eks-l4-vllm")
+    done = run("cost", "dev", cwd=root)
+    assert done.exit_code == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Cost of dev (USD, list prices, 730 h/month):"
+    pool = next(line for line in lines if "l4-shared g6.xlarge" in line)
+    assert pool.split()[-4:] == ["?", "$0.00", "$0.00", "?"]
+    total = next(line for line in lines if line.strip().startswith("total"))
+    assert total.split()[-1] == "$283.24+"
+    assert lines[-1].strip().startswith("no spot price for g6.xlarge")
+
+
+@pytest.mark.parametrize("example", ["gke-l4-vllm", "gke-h100-mig", "eks-l4-vllm"])
+def test_report_is_deterministic(tmp_path: Path, example: str) -> None:
+    root = project(tmp_path, example=example)
+    first, second = run("cost", "--json", cwd=root), run("cost", "--json", cwd=root)
+    assert first.stdout == second.stdout and first.exit_code == 0
+
+
+def test_unknown_environment_is_an_error(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    done = run("cost", "staging", cwd=root)
+    assert done.exit_code == 1
+    assert done.stderr.startswith("Error: unknown environment 'staging'")
+
+
+def test_schema_command_prints_the_cost_schema() -> None:
+    done = run("schema", "--cost")
+    assert done.exit_code == 0
+    schema = json.loads(done.stdout)
+    assert schema["title"] == "gpuplat cost report"
+    jsonschema.Draft202012Validator.check_schema(schema)

@@ -1,0 +1,94 @@
+"""infracost usage files: the keys infracost reads, at addresses the rendered roots have."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.support.cli import run
+from tests.support.specs import project
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("example", "resource", "key"),
+    [
+        ("gke-l4-vllm", "google_container_node_pool", "nodes"),
+        ("gke-h100-mig", "google_container_node_pool", "nodes"),
+        ("eks-l4-vllm", "aws_eks_node_group", "instances"),
+    ],
+)
+def test_usage_file_addresses_exist_in_the_rendered_root(
+    tmp_path: Path, example: str, resource: str, key: str
+) -> None:
+    root = project(tmp_path, example=example)
+    target = tmp_path / "usage.yml"
+    done = run("cost", "prod", "--infracost-usage", target, cwd=root)
+    assert done.exit_code == 0, done.stderr
+    assert done.stderr == f"wrote {target}\n"
+    usage = yaml.safe_load(target.read_text(encoding="utf-8"))
+    assert usage["version"] == 0.1
+    golden = REPO / "tests" / "golden" / example
+    main = (next((golden / "envs" / "prod").glob("*/infra")) / "main.tf").read_text(
+        encoding="utf-8"
+    )
+    for address, counts in usage["resource_usage"].items():
+        assert list(counts) == [key], address
+        module, kind, name = re.fullmatch(r"module\.([^.]+)\.([^.]+)\.([^.]+)", address).groups()  # type: ignore[union-attr]
+        assert kind == resource
+        source = re.search(rf'module "{re.escape(module)}" {{\n  source = "([^"]+)"', main)
+        assert source is not None, f"{module} is not in the rendered prod infra root"
+        module_dir = (next((golden / "envs" / "prod").glob("*/infra")) / source.group(1)).resolve()
+        assert f'resource "{kind}" "{name}"' in (module_dir / "main.tf").read_text(), address
+
+
+def test_gke_counts_are_per_zone_at_the_ceiling(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    target = tmp_path / "u.yml"
+    assert run("cost", "prod", "--infracost-usage", target, cwd=root).exit_code == 0
+    usage = yaml.safe_load(target.read_text())["resource_usage"]
+    # prod l4-shared: 8 nodes in total over the cluster's 2 zones -> 4 per zone; system: 3 ->
+    # 2 per zone (rounded up: infracost multiplies by the zones).
+    assert usage == {
+        "module.cluster_inference-us.google_container_node_pool.system": {"nodes": 2},
+        "module.pool_inference-us_l4-shared.google_container_node_pool.this": {"nodes": 4},
+    }
+    assert run("cost", "dev", "--infracost-usage", target, "--at", "floor", cwd=root).exit_code == 0
+    assert yaml.safe_load(target.read_text())["resource_usage"] == {
+        "module.cluster_inference-us.google_container_node_pool.system": {"nodes": 1},
+        "module.pool_inference-us_l4-shared.google_container_node_pool.this": {"nodes": 0},
+    }
+
+
+def test_eks_counts_are_instances(tmp_path: Path) -> None:
+    root = project(tmp_path, example="eks-l4-vllm")
+    target = tmp_path / "u.yml"
+    assert run("cost", "dev", "--infracost-usage", target, cwd=root).exit_code == 0
+    assert yaml.safe_load(target.read_text())["resource_usage"] == {
+        "module.cluster_inference-use1.aws_eks_node_group.system": {"instances": 3},
+        "module.pool_inference-use1_l4-shared.aws_eks_node_group.this": {"instances": 2},
+    }
+
+
+def test_several_environments_need_a_placeholder(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    refused = run("cost", "--infracost-usage", tmp_path / "u.yml", cwd=root)
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith("Error: --infracost-usage")
+    assert not (tmp_path / "u.yml").exists()
+    done = run("cost", "--infracost-usage", tmp_path / "u-{env}.yml", cwd=root)
+    assert done.exit_code == 0, done.stderr
+    assert (tmp_path / "u-dev.yml").is_file() and (tmp_path / "u-prod.yml").is_file()
+
+
+def test_an_unwritable_file_is_a_clear_error(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    done = run("cost", "prod", "--infracost-usage", blocker / "u.yml", cwd=root)
+    assert done.exit_code == 1
+    assert done.stderr.startswith("Error: cannot write the infracost usage file:")

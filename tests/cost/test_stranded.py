@@ -1,0 +1,97 @@
+"""Stranded GPUs: 8-GPU nodes serving 3-GPU replicas, idle pools, workloads that do not fit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support.cli import run
+from tests.support.specs import project
+
+A2_HIGHGPU_8G = 29.38708  # on-demand USD/h, us-central1, catalog gke.yaml (8 x A100-40GB)
+
+EIGHT_GPU_POOL = (
+    (
+        "        machine_type: g2-standard-8 # 1x NVIDIA L4 (24 GB), 8 vCPU, 32 GiB\n"
+        "        capacity:\n          type: spot\n",
+        "        machine_type: a2-highgpu-8g\n        capacity:\n          type: on-demand\n",
+    ),
+    (
+        "        sharing:\n          mode: time-slicing # two servers take turns on each L4\n"
+        "          max_clients: 2\n",
+        "",
+    ),
+    ("    gpus: 1\n    pool: l4-shared\n", "    gpus: 3\n    pool: l4-shared\n"),
+)
+
+
+def findings(root: Path, env: str = "prod") -> list[dict[str, object]]:
+    done = run("cost", env, "--json", cwd=root)
+    assert done.exit_code == 0, done.stderr
+    stranded: list[dict[str, object]] = json.loads(done.stdout)["environments"][0]["stranded"]
+    return stranded
+
+
+def test_eight_gpu_nodes_serving_three_gpu_replicas(tmp_path: Path) -> None:
+    root = project(tmp_path, EIGHT_GPU_POOL)
+    # prod: 1..8 nodes x 8 GPUs; chat wants 2..16 replicas of 3 GPUs. A node holds 2 replicas
+    # (6 GPUs) and strands 2; 16 replicas need all 8 nodes.
+    found = findings(root)
+    assert [(f["kind"], f["units"]) for f in found] == [("indivisible", 16)]
+    wasted = found[0]["wasted"]
+    # 2 of 8 GPUs of every node at the ceiling: a quarter of 8 nodes' cost.
+    by_hand = round(8 * A2_HIGHGPU_8G * 730 * 2 / 8, 2)
+    assert by_hand == 42905.14
+    assert wasted["usd_per_month"] == by_hand  # type: ignore[index]
+    assert found[0]["detail"] == (
+        "8 units per node, replicas of 3: 2 per node never used (16 at 8 nodes)"
+    )
+    table = run("cost", "prod", "--stranded", cwd=root)
+    assert table.stdout.splitlines() == [
+        "Stranded GPUs in prod (waste at the ceiling, USD/month):",
+        "  inference-us/l4-shared  indivisible    $42,905.14  8 units per node, replicas of 3: 2 "
+        "per node never used (16 at 8 nodes)",
+        "  wasted at the ceiling                  $42,905.14",
+    ]
+
+
+def test_fewer_replicas_than_the_pool_holds_leaves_nodes_unused(tmp_path: Path) -> None:
+    root = project(tmp_path, EIGHT_GPU_POOL)
+    overlay = root / "envs" / "prod.yaml"
+    overlay.write_text(overlay.read_text().replace("      max: 16\n", "      max: 5\n"))
+    found = {f["kind"]: f for f in findings(root)}
+    # 5 replicas fill 2 nodes and half of a third: 15 GPUs used, 16 stranded by the remainder,
+    # 64 - 15 - 16 = 33 more idle.
+    assert found["indivisible"]["units"] == 16
+    assert found["unused-at-max"]["units"] == 33
+    assert found["unused-at-max"]["wasted"]["usd_per_month"] == round(  # type: ignore[index]
+        8 * A2_HIGHGPU_8G * 730 * 33 / 64, 2
+    )
+
+
+def test_a_pool_no_workload_uses_and_a_workload_that_does_not_fit(tmp_path: Path) -> None:
+    extra_pool = (
+        (
+            "        labels:\n          team: ml-platform\n",
+            "        labels:\n          team: ml-platform\n"
+            "      - name: idle\n        machine_type: g2-standard-8\n"
+            "        autoscaling:\n          min_nodes: 0\n          max_nodes: 3\n",
+        ),
+    )
+    root = project(tmp_path, extra_pool)
+    overlay = root / "envs" / "prod.yaml"
+    overlay.write_text(overlay.read_text().replace("      max: 16\n", "      max: 20\n"))
+    found = findings(root)
+    kinds = {(f["kind"], f["pool"]): f for f in found}
+    idle = kinds[("untargeted", "idle")]
+    assert idle["units"] == 3
+    assert idle["wasted"]["usd_per_month"] == round(3 * 0.85363 * 730, 2)  # type: ignore[index]
+    short = kinds[("short", "l4-shared")]
+    # 8 nodes x 2 slices hold 16 of chat's 20 replicas; 4 more need 2 nodes.
+    assert (short["workload"], short["units"]) == ("chat", 4)
+    assert short["wasted"]["usd_per_month"] == round(2 * 0.85363 * 730, 2)  # type: ignore[index]
+
+
+def test_examples_as_shipped(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    assert findings(root, "dev") == [] and findings(root, "prod") == []

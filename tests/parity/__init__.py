@@ -1,0 +1,1 @@
+"""Parity of the model-server and scale-to-zero modules with the plain manifests."""
