@@ -300,7 +300,7 @@ def test_the_main_job_from_the_project_folder(moto: MotoServer, tmp_path: Path) 
         assert "destroyed dev: nothing" in gone.stderr, way
         planned = gpuplat(*where, "plan", "dev", "--stage", "infra", env=env, cwd=cwd)
         assert planned.returncode == 10, (way, planned.stderr)
-        assert "infra: 45 to create" in planned.stdout, way
+        assert "infra: 48 to create" in planned.stdout, way
         assert (project / "envs/dev/.plans/inference-use1/infra.tfplan").is_file(), way
         assert not (cwd / "envs").exists() or cwd == project, f"{way}: wrote outside the project"
 
@@ -316,7 +316,7 @@ def test_the_main_job_from_the_project_folder(moto: MotoServer, tmp_path: Path) 
         check=False,
     )
     assert made.returncode == 0, made.stderr
-    assert "infra: 45 to create" in made.stdout
+    assert "infra: 48 to create" in made.stdout
     assert "platform: waits for infra" in made.stdout
 
     applied = gpuplat("apply", "dev", env=env, cwd=project)
