@@ -203,6 +203,7 @@ def test_chart_pins() -> None:
         "kueue",
         "leaderworkerset",
         "nvidia-dra-driver",
+        "aws-efa-k8s-device-plugin",
     }
     assert {pin.name for pin in catalog.charts()} == wanted
     for pin in catalog.charts():

@@ -24,7 +24,8 @@ import pytest
 
 from gpuplat.conformance import load_schemas
 from gpuplat.conformance.checker import check
-from gpuplat.conformance.schema import BUNDLED, ProviderSchemas
+from gpuplat.conformance.files import BUNDLED
+from gpuplat.conformance.schema import ProviderSchemas
 from gpuplat.releases.versions import latest, release_files
 from tests.support.realparts import REPO
 

@@ -91,10 +91,10 @@ def test_constructs_synthesise_and_the_json_validates_with_the_real_aws_provider
     assert group["cluster_name"] == "${module.cluster.name}"
     # CDKTF copied the vendored modules into its output as assets; the JSON calls those.
     assert group["source"].startswith("./assets/") and group["source"].endswith(
-        "eks-gpu-node-group/1.0.0"
+        "eks-gpu-node-group/1.1.0"
     )
     assert (stack / group["source"] / "main.tf").read_text() == (
-        repo / INTO / "eks-gpu-node-group" / "1.0.0" / "main.tf"
+        repo / INTO / "eks-gpu-node-group" / "1.1.0" / "main.tf"
     ).read_text()
 
     validated = validate(stack, tmp_path / "tf")

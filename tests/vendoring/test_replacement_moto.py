@@ -112,7 +112,7 @@ def test_predicted_replacements_are_the_providers(moto: MotoServer, tmp_path: Pa
     tf.plan(first)
     tf.apply(first)
 
-    module = folder / "modules" / "eks-gpu-node-group" / "1.0.0"
+    module = folder / "modules" / "eks-gpu-node-group" / "1.1.0"
     pristine = {p.name: p.read_text(encoding="utf-8") for p in module.iterdir()}
     for name, edits in (("in-place", IN_PLACE), ("replacing", REPLACING)):
         (module / "main.tf").write_text(pristine["main.tf"], encoding="utf-8")
