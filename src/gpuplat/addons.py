@@ -106,7 +106,7 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         cloud=cluster.cloud,
         device_plugin=plugin,
         sharing=sharing,
-        mig_strategy=cloud.operator_mig_strategy if mig and operator else None,
+        mig_strategy=cloud.mig_strategy(plugin) if mig else None,
         operator_driver=operator and any(p.driver.install == "none" for p in cluster.node_pools),
         gke_host_paths=operator and cloud.operator_host_paths,
         dcgm=dcgm,

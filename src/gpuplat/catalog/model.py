@@ -126,6 +126,10 @@ class Shape:
     vgpu: bool = False
     local_nvme_gb: int | None = None
     network_mbps: int | None = None
+    temp_disk_gib: int | None = None
+    """Azure: the VM's local temporary disk, where an Ephemeral OS disk can be placed."""
+    nvme_disks: int | None = None
+    max_nics: int | None = None
     on_demand_available: bool | None = None
     price_on_demand: Price | None = None
     price_spot: Price | None = None
