@@ -166,12 +166,12 @@ def _mig(
         return  # the shared sharing check reports these
     offered = catalog.aks_mig_profiles(model.name)
     if profile in catalog.mig_profiles(model.name) and profile not in offered.values():
-        listed = ", ".join(f"{value} = {name}" for value, name in offered.items())
+        listed = ", ".join(f"{name} ({value})" for value, name in offered.items())
         yield loc.error(
             (*path, "profile"),
-            f"AKS cannot select MIG profile {profile} on {model.name}",
-            "pick one of those profiles, or run the pool on GKE or EKS for this profile",
-            details=(f"AKS gpu_instance on {model.name}: {listed}",),
+            f"AKS cannot select MIG profile {profile} on {model.name}: its gpu_instance "
+            "names only the compute slices, and picks the smallest profile of each",
+            f"use one of {listed}, or run this pool on GKE or EKS for {profile}",
         )
     if plugin in ("gpu-operator", "dra"):
         yield loc.error(
