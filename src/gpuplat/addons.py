@@ -46,6 +46,9 @@ class AddonsPlan:
     wait_timeout_seconds: int
     kueue: bool
     leader_worker_set: bool
+    node_tolerations: tuple[dict[str, str], ...] = ()
+    """Taints of the GPU pools' nodes other than nvidia.com/gpu (the spec's, and the cloud's own,
+    such as AKS's on spot nodes) that the GPU daemonsets must tolerate to run there."""
     cluster_autoscaler: bool = False
     """EKS: the Kubernetes cluster autoscaler (GKE scales its node pools itself)."""
     region: str = ""
@@ -115,6 +118,30 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         wait_timeout_seconds=max((w.load_time_budget for w in scale_to_zero), default=0),
         kueue=spec.addons.gang_scheduling.kueue,
         leader_worker_set=spec.addons.gang_scheduling.leader_worker_set,
+        node_tolerations=_node_tolerations(cluster),
         cluster_autoscaler=cloud.cluster_autoscaler,
         region=cluster.region,
     )
+
+
+def _node_tolerations(cluster: Cluster) -> tuple[dict[str, str], ...]:
+    # Without these, the device plugin would never run on a tainted pool's nodes and their
+    # GPUs would never be advertised (pods pending forever).
+    cloud = target(cluster.cloud)
+    seen: dict[tuple[str, str, str], dict[str, str]] = {}
+    for pool in cluster.node_pools:
+        for taint in cloud.node_taints(pool):
+            key = (taint.key, taint.value, taint.effect)
+            if key in seen or (taint.key == "nvidia.com/gpu" and taint.effect == "NoSchedule"):
+                continue
+            seen[key] = (
+                {
+                    "key": taint.key,
+                    "operator": "Equal",
+                    "value": taint.value,
+                    "effect": taint.effect,
+                }
+                if taint.value
+                else {"key": taint.key, "operator": "Exists", "effect": taint.effect}
+            )
+    return tuple(seen[k] for k in sorted(seen))

@@ -31,3 +31,27 @@ def test_aks_cluster_renders_every_stage(tmp_path: Path) -> None:
     assert 'source = "../../../../modules/aks-cluster/' in infra
     assert 'module "pool_aks-west_a100"' in infra
     assert 'vm_size               = "Standard_NC24ads_A100_v4"' in infra
+
+
+SPOT = (
+    *AKS,
+    (
+        "        machine_type: Standard_NC24ads_A100_v4\n\naddons:\n",
+        "        machine_type: Standard_NC24ads_A100_v4\n        capacity:\n          type: spot\n"
+        "\naddons:\n",
+    ),
+)
+
+
+def test_aks_spot_taint_is_tolerated_by_gpu_daemonsets(tmp_path: Path) -> None:
+    """AKS taints every spot node kubernetes.azure.com/scalesetpriority=spot:NoSchedule by
+    itself; the device plugin must tolerate it or the pool's GPUs are never advertised."""
+    folder = project(tmp_path, SPOT)
+    result = run("render", cwd=folder)
+    assert result.exit_code == 0, result.stderr
+    platform = (folder / "envs" / "dev" / "aks-west" / "platform" / "main.tf").read_text()
+    assert (
+        "  node_tolerations = [\n    {\n      effect   = \"NoSchedule\"\n"
+        '      key      = "kubernetes.azure.com/scalesetpriority"\n'
+        '      operator = "Equal"\n      value    = "spot"\n    },\n  ]\n'
+    ) in platform

@@ -32,6 +32,7 @@ def platform_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
             "cluster_name": cluster.name,
             "region": plan.region,
         },
+        **({"node_tolerations": list(plan.node_tolerations)} if plan.node_tolerations else {}),
         "charts": {
             name: {"repository": pin.repository, "chart": pin.chart, "version": pin.version}
             for name, pin in plan.charts().items()

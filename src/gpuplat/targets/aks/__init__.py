@@ -125,8 +125,17 @@ class AKS(Target):
         # instances out as nvidia.com/gpu with the single strategy.
         return "single" if plugin == "nvidia-device-plugin" else None
 
+    def autoscaler_expander(self, env: EnvSpec, cluster: Cluster) -> str:
+        """How the cluster autoscaler picks among the GPU pools that fit a pending pod.
+
+        least-waste: the pool that leaves the least CPU and memory idle. Ranking the pools
+        (expander "priority" with its ConfigMap) is for a capacity order across pools; the
+        aks-cluster module takes either.
+        """
+        return "least-waste"
+
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
-        return infra.part(self, env, cluster)
+        return infra.part(self, env, cluster, self.autoscaler_expander(env, cluster))
 
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
         # kubelogin turns the caller's Azure CLI login into a short-lived Entra token for the

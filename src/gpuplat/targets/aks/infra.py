@@ -30,9 +30,10 @@ SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", ef
 DEFAULT_IMAGE = "Ubuntu"
 
 
-def part(target: Target, env: EnvSpec, cluster: Cluster) -> InfraPart:
-    """An AKS cluster in its infra root, and the azurerm provider it needs."""
-    view = cluster_view(target, env, cluster)
+def part(target: Target, env: EnvSpec, cluster: Cluster, expander: str) -> InfraPart:
+    """An AKS cluster in its infra root, and the azurerm provider it needs; ``expander`` is the
+    cluster autoscaler's (how it picks among the pools that fit a pending pod)."""
+    view = cluster_view(target, env, cluster, expander)
     modules = {"aks-cluster", "aks-gpu-node-pool"}
     if view["identities"]:
         modules.add("aks-workload-identity")
@@ -44,7 +45,9 @@ def part(target: Target, env: EnvSpec, cluster: Cluster) -> InfraPart:
     )
 
 
-def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, object]:
+def cluster_view(
+    target: Target, env: EnvSpec, cluster: Cluster, expander: str
+) -> dict[str, object]:
     """The aks-cluster call of one cluster, its pools' and its workloads' identities."""
     azure = cluster.azure
     assert azure is not None
@@ -75,6 +78,7 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
             "max_nodes": system.max_nodes,
             "zones": list(cluster.zones),
         },
+        "autoscaler": {"expander": expander},
         "tags": tags,
     }
     identities = [

@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster inference-eus: dcgm-exporter, keda, keda-http-add-on, nvidia-device-plugin
 module "platform_inference-eus" {
-  source = "../../../../modules/gpu-platform/1.1.0"
+  source = "../../../../modules/gpu-platform/1.2.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-eus
     helm       = helm.cluster_inference-eus
@@ -28,6 +28,14 @@ module "platform_inference-eus" {
     enabled      = false
     region       = "eastus"
   }
+  node_tolerations = [
+    {
+      effect   = "NoSchedule"
+      key      = "kubernetes.azure.com/scalesetpriority"
+      operator = "Equal"
+      value    = "spot"
+    },
+  ]
   charts = {
     dcgm-exporter = {
       chart      = "dcgm-exporter"

@@ -25,6 +25,9 @@ module "cluster_inference-eus" {
     vm_size   = "Standard_D4s_v5"
     zones     = ["1", "2", "3"]
   }
+  autoscaler = {
+    expander = "least-waste"
+  }
   tags = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-azure"
