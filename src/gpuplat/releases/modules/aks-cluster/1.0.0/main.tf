@@ -65,7 +65,7 @@ resource "azurerm_kubernetes_cluster" "this" {
     min_count                   = var.system_pool.min_nodes
     max_count                   = var.system_pool.max_nodes
     node_count                  = var.system_pool.min_nodes
-    max_pods                    = var.system_pool.max_pods
+    max_pods                    = var.system_max_pods
     os_sku                      = "Ubuntu"
     os_disk_size_gb             = var.system_pool.disk_size_gb
     os_disk_type                = "Managed"

@@ -85,7 +85,6 @@ variable "system_pool" {
     vm_size      = optional(string, "Standard_D4s_v5")
     min_nodes    = optional(number, 1)
     max_nodes    = optional(number, 3)
-    max_pods     = optional(number, 110)
     disk_size_gb = optional(number, 128)
     zones        = optional(list(string), [])
   })
@@ -99,6 +98,17 @@ variable "system_pool" {
   validation {
     condition     = alltrue([for z in var.system_pool.zones : contains(["1", "2", "3"], z)])
     error_message = "system_pool.zones must be among 1, 2 and 3."
+  }
+}
+
+variable "system_max_pods" {
+  description = "Pods per system node (Azure CNI overlay: pod addresses come from the overlay, not the subnet). A variable of its own so that scanners read its value."
+  type        = number
+  default     = 110
+
+  validation {
+    condition     = var.system_max_pods >= 10 && var.system_max_pods <= 250
+    error_message = "system_max_pods must be between 10 and 250 (AKS limits)."
   }
 }
 
