@@ -61,9 +61,6 @@ EXTRA: frozenset[tuple[str, str]] = frozenset(
         # through this data source (the way users' own roots often do) and is validated by real
         # terraform against the stand-in provider built from the vendored google schema.
         ("data", "google_container_cluster"),
-        # tests/conformance/test_checker.py maps one azurerm type to its provider. The AKS
-        # target's templates will bring their own azurerm types; this one stays for the test.
-        ("resource", "azurerm_kubernetes_cluster_node_pool"),
     }
 )
 

@@ -54,8 +54,8 @@ class AddonsPlan:
     plugin_pools: tuple[str, ...] = ()
     """GPU pools the Helm device plugin serves (not those whose image runs its own)."""
     pool_tolerations: tuple[tuple[str, str], ...] = ()
-    """(key, effect) of every taint of the GPU pools besides nvidia.com/gpu: the GPU
-    daemonsets tolerate them all."""
+    """(key, effect) of every taint of the GPU pools' nodes besides nvidia.com/gpu (the spec's,
+    and the cloud's own, such as AKS's on spot nodes): the GPU daemonsets tolerate them all."""
     efa_device_plugin: bool = False
     """A pool has EFA interfaces: the EFA device plugin advertises them."""
 
@@ -119,7 +119,7 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         cloud=cluster.cloud,
         device_plugin=plugin,
         sharing=sharing,
-        mig_strategy=cloud.operator_mig_strategy if mig and operator else None,
+        mig_strategy=cloud.mig_strategy(plugin) if mig else None,
         operator_driver=operator and any(p.driver.install == "none" for p in cluster.node_pools),
         gke_host_paths=operator and cloud.operator_host_paths,
         dcgm=dcgm,
@@ -138,14 +138,16 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
 
 
 def pool_tolerations(cluster: Cluster) -> tuple[tuple[str, str], ...]:
-    """(key, effect) of every GPU pool taint but nvidia.com/gpu:NoSchedule, in spec order.
+    """(key, effect) of every GPU node taint but nvidia.com/gpu:NoSchedule, in spec order.
 
+    The taints are the nodes' as the cloud sets them (the spec's, plus e.g. AKS's spot taint).
     The daemonsets tolerate a key with any value (operator Exists), so a pool's value can
     change without re-rendering the platform stage.
     """
+    cloud = target(cluster.cloud)
     seen: dict[tuple[str, str], None] = {}
     for pool in cluster.node_pools:
-        for taint in pool.taints:
+        for taint in cloud.node_taints(pool):
             if not (taint.key == "nvidia.com/gpu" and taint.effect == "NoSchedule"):
                 seen.setdefault((taint.key, taint.effect), None)
     return tuple(seen)

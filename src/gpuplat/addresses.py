@@ -64,6 +64,8 @@ def elements(spec: Spec, cluster: str | None = None) -> dict[str, Element]:
             element = Element("workload", f"{workload.name}@{name}", ("workloads", k), name)
             out[module_label("serve", workload.name, name)] = element
             out[module_label("zero", workload.name, name)] = element
+            # AKS: the workload's Azure identity for its weights, in the cluster's infra root.
+            out[module_label("identity", workload.name, name)] = element
     return out
 
 

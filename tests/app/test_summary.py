@@ -165,3 +165,48 @@ def test_json_form(tmp_path: Path) -> None:
             "resources": [{"address": address, "action": "create"}],
         }
     ]
+
+
+def aks_pool_values(machine: str, min_nodes: int, max_nodes: int) -> dict[str, object]:
+    """An azurerm_kubernetes_cluster_node_pool as `terraform show -json` writes it (the
+    attributes the aks-gpu-node-pool module sets and the summary reads)."""
+    return {
+        "name": "a100mig",
+        "vm_size": machine,
+        "auto_scaling_enabled": True,
+        "min_count": min_nodes,
+        "max_count": max_nodes,
+        "node_count": None,
+        "priority": "Spot",
+        "eviction_policy": "Delete",
+        "gpu_instance": "MIG3g",
+        "zones": ["1", "2", "3"],
+    }
+
+
+def test_aks_pool_gpus_come_from_the_vm_size_and_a_replace_is_named(tmp_path: Path) -> None:
+    """AKS plans carry no GPU count: the summary reads it from the VM size in the catalog
+    (Standard_NC24ads_A100_v4: 1 A100, Standard_NC48ads_A100_v4: 2). No real AKS plan can be
+    recorded here (no Azure emulator exists), so the plan is written by hand as the others."""
+    assert run("init", tmp_path, "--example", "aks-a100-vllm").exit_code == 0
+    t = elements(load_project(tmp_path, ["prod"]).envs["prod"].spec)
+    address = "module.pool_inference-eus_a100mig.azurerm_kubernetes_cluster_node_pool.this"
+    pool = change(
+        address,
+        "azurerm_kubernetes_cluster_node_pool",
+        ["delete", "create"],
+        aks_pool_values("Standard_NC24ads_A100_v4", 0, 4),
+        aks_pool_values("Standard_NC48ads_A100_v4", 1, 4),
+        replace_paths=[["vm_size"]],
+    )
+    summary = summarize("prod", "infra", parse_plan(plan_text([pool])), t)
+    assert summary.gpus is not None
+    assert summary.gpus.text() == "GPUs at min: 0 -> 2 (+2); at max: 4 -> 8 (+4)"
+    (element,) = summary.elements
+    assert element.element.label() == "pool inference-eus/a100mig"
+    assert element.reasons == [
+        "azurerm_kubernetes_cluster_node_pool.this: vm_size forces replacement"
+    ]
+    assert [(e.name, what, verb) for e, what, verb in summary.protected()] == [
+        ("inference-eus/a100mig", "GPU pool", "replace")
+    ]

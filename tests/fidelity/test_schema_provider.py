@@ -421,11 +421,17 @@ def test_terraform_reads_back_the_exact_schemas(cli_config: Path, tmp_path: Path
     """Terraform's own decoding of what the stand-in sends equals the schema files.
 
     `terraform providers schema -json` renders the protobuf schemas Terraform received; for
-    every resource, data source and ephemeral resource of all three providers that must be
+    every resource, data source and ephemeral resource of all four providers that must be
     the input JSON exactly (types, flags, descriptions, nesting modes, min/max items). The
     provider blocks come from schema_provider/provider_config (the vendored files have none).
     """
-    root = write(tmp_path / "root", {"main.tf": PLATFORM_ROOT})
+    # The platform root needs google, kubernetes and helm; azurerm (AKS infra) is added.
+    text = PLATFORM_ROOT.replace(
+        "  required_providers {\n",
+        '  required_providers {\n    azurerm = { source = "hashicorp/azurerm" }\n',
+        1,
+    )
+    root = write(tmp_path / "root", {"main.tf": text})
     init = run(cli_config, root, "init", "-backend=false", "-input=false")
     assert init.returncode == 0, init.stderr
     done = run(cli_config, root, "providers", "schema", "-json")

@@ -46,6 +46,8 @@ CASES = [
     ("eks", "eks-l4-vllm", ()),
     ("dra", "gke-l4-vllm", DRA_CLUSTER_PATCH),
     ("queue", "gke-l4-vllm", QUEUE_PATCH),
+    ("aks", "aks-a100-vllm", ()),
+    ("akscopy", "aks-a100-vllm", (("      mount: blobfuse ", "      mount: copy "),)),
 ]
 MODULES = ("model-server", "scale-to-zero")
 
@@ -88,6 +90,16 @@ def write_root(root: Path, plans: dict[str, ServingPlan], edit: Callable[[str, s
         'terraform {\n  required_providers {\n    kubernetes = { source = "hashicorp/kubernetes" }\n'
         '  }\n}\n\nprovider "kubernetes" {}\n'
     ]
+    # AKS: a workload identity's client id is an output of the infra stage, which the serving
+    # root reads as local.clusters; here it holds the placeholder the plain manifests carry.
+    identities: dict[str, dict[str, str]] = {}
+    for plan in plans.values():
+        reader = plan.weights.reader
+        if reader is not None:
+            identities.setdefault(reader.cluster, {})[reader.workload] = reader.placeholder
+    if identities:
+        clusters = {c: {"workload_identities": ids} for c, ids in identities.items()}
+        blocks.append(f"locals {{\n{attributes({'clusters': clusters}, 1)}\n}}\n")
     for key, plan in plans.items():
         blocks.append(
             f'module "{key}" {{\n  source = "./modules/model-server"\n\n'

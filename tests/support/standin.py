@@ -24,7 +24,7 @@ from tests.support.realparts import (
 
 SETUP = REPO / "tools" / "schema-provider" / "setup.sh"
 BUILD = REPO / "build" / "schema-provider"
-PROVIDERS = {"google": "6.50.0", "kubernetes": "2.38.0", "helm": "3.0.2"}
+PROVIDERS = {"google": "6.50.0", "kubernetes": "2.38.0", "helm": "3.0.2", "azurerm": "4.79.0"}
 
 
 def build_stand_ins() -> Path:

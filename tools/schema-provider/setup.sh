@@ -7,7 +7,7 @@
 #             trimmed (default: $GPUPLAT_PROVIDER_SCHEMAS, else the trimmed set vendored in
 #             src/gpuplat/conformance/schemas, written by `make vendored-schemas`)
 # OUT_DIR     default: build/schema-provider in the repo
-# PROVIDERS   env, default "google kubernetes helm"
+# PROVIDERS   env, default "google kubernetes helm azurerm"
 # PYTHON      env, interpreter for the separate venv (default python3, must be >= 3.11)
 # TERRAFORM   env, default terraform (only asked for its platform, e.g. linux_amd64)
 #
@@ -25,7 +25,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 SCHEMA_DIR="${1:-${GPUPLAT_PROVIDER_SCHEMAS:-$REPO/src/gpuplat/conformance/schemas}}"
 OUT="${2:-$REPO/build/schema-provider}"
-PROVIDERS="${PROVIDERS:-google kubernetes helm}"
+PROVIDERS="${PROVIDERS:-google kubernetes helm azurerm}"
 PYTHON="${PYTHON:-python3}"
 TERRAFORM="${TERRAFORM:-terraform}"
 

@@ -116,6 +116,35 @@ def aks_gpu_instance(profile: str) -> str | None:
     return candidate if candidate in values else None
 
 
+def aks_mig_profiles(gpu_model_name: str) -> Mapping[str, str]:
+    """Return, for one GPU, the MIG profile each AKS ``gpu_instance`` value selects.
+
+    AKS names a profile by its compute slices only and picks, for each, the profile of that many
+    slices that fits the most instances on the GPU (the smallest memory): on A100-80GB
+    ``MIG1g`` is ``1g.10gb``, never ``1g.20gb``. Media-engine (``+me``) and graphics variants
+    have no AKS value.
+
+    Args:
+        gpu_model_name: Catalog GPU model name, e.g. ``A100-80GB``.
+
+    Returns:
+        ``{"MIG1g": "1g.10gb", ...}`` for the values AKS offers; empty for GPUs without MIG.
+
+    Raises:
+        UnknownNameError: The GPU model is not in the catalog.
+    """
+    values = mig_exposure("aks").values or ()
+    best: dict[str, tuple[int, str]] = {}
+    for profile, count in mig_profiles(gpu_model_name).items():
+        match = _AKS_SLICES.match(profile) if "+" not in profile else None
+        value = f"MIG{match.group(1)}g" if match else None
+        if value not in values or value is None:
+            continue
+        if value not in best or count > best[value][0]:
+            best[value] = (count, profile)
+    return {value: best[value][1] for value in values if value in best}
+
+
 def shape(cloud: Cloud, name: str) -> Shape | None:
     """Look up a machine shape of one cloud.
 

@@ -15,6 +15,7 @@ from gpuplat.catalog.files import (
 from gpuplat.catalog.hardware import (
     GKE_ACCELERATOR_LABEL,
     aks_gpu_instance,
+    aks_mig_profiles,
     gke_accelerator,
     gke_accelerators,
     gke_mig_support,
@@ -37,6 +38,8 @@ __all__ = [
     "UnknownNameError",
     "aks_gpu_driver_values",
     "aks_gpu_instance",
+    "aks_mig_profiles",
+    "azure_region_zones",
     "catalog_as_of",
     "chart",
     "charts",
@@ -169,6 +172,24 @@ def aks_gpu_driver_values() -> tuple[str, ...]:
         The allowed values, e.g. ``Install`` and ``None``.
     """
     return azure_file().aks_gpu_driver_values
+
+
+def azure_region_zones(region: str) -> bool | None:
+    """Return whether an Azure region has availability zones.
+
+    Args:
+        region: Programmatic region name, e.g. ``eastus``.
+
+    Returns:
+        True or False for a region the catalog lists, None for one it does not (a newer or a
+        sovereign-cloud region).
+    """
+    azure = azure_file()
+    if region in azure.regions_with_zones:
+        return True
+    if region in azure.regions_without_zones:
+        return False
+    return None
 
 
 def source(source_id: str) -> Source:

@@ -182,6 +182,10 @@ class Shape(Checked):
     vgpu: Flag = False
     local_nvme_gb: Int | None = None
     network_mbps: Int | None = None
+    temp_disk_gib: Int | None = None
+    """Azure: the VM's local temporary disk, where an Ephemeral OS disk can be placed."""
+    nvme_disks: Int | None = None
+    max_nics: Int | None = None
     on_demand_available: Flag | None = None
     price_on_demand: Price | None = Field(None, alias="on_demand")
     price_spot: Price | None = Field(None, alias="spot")
@@ -302,6 +306,10 @@ class AzureFile(ShapesFile):
     aks_gpu_driver_values: tuple[Text, ...]
     aks_gpu_driver_source: Sources
     aks_gpu_driver_as_of: AsOf
+    regions_source: Sources
+    regions_as_of: AsOf
+    regions_with_zones: tuple[Text, ...]
+    regions_without_zones: tuple[Text, ...]
 
 
 class MigFile(Record):

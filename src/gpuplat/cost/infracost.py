@@ -6,7 +6,8 @@ keys used here are the ones infracost's resources read (source ``infracost_usage
 
 - ``google_container_node_pool``: ``nodes``, per zone (infracost multiplies by the zones);
 - ``aws_eks_node_group``: ``instances``;
-- ``azurerm_kubernetes_cluster_node_pool``: ``nodes`` (AKS is not rendered yet, so none here).
+- ``azurerm_kubernetes_cluster_node_pool``: ``nodes``; the AKS system pool is the cluster's
+  default node pool: ``default_node_pool.nodes`` of ``azurerm_kubernetes_cluster``.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
         "version: 0.1",
         "resource_usage:",
     ]
-    entries: list[tuple[str, str, int, str]] = []
+    entries: list[tuple[str, tuple[str, ...], int, str]] = []
     skipped: list[str] = []
     for cluster in spec.clusters:
         cloud = target(cluster.cloud)
@@ -55,10 +56,11 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
         system = cluster.system_pool
         system_nodes = system.max_nodes if level == "ceiling" else system.min_nodes
         zones = len(cluster.zones) if per_zone and cluster.zones else 1
+        system_address, system_key = cloud.infracost_system or (f"{resource}.system", (key,))
         entries.append(
             (
-                f"module.{module_label('cluster', cluster.name)}.{resource}.system",
-                key,
+                f"module.{module_label('cluster', cluster.name)}.{system_address}",
+                system_key,
                 _count(per_zone, system_nodes, zones),
                 f"system pool of {cluster.name}: {system_nodes} nodes",
             )
@@ -71,14 +73,17 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
             entries.append(
                 (
                     f"module.{module_label('pool', cluster.name, pool.name)}.{resource}.this",
-                    key,
+                    (key,),
                     _count(per_zone, nodes, zones),
                     f"{cluster.name}/{pool.name}: {nodes} nodes{where}",
                 )
             )
-    for address, key, count, note in sorted(entries):
+    for address, keys, count, note in sorted(entries):
         lines.append(f"  {json.dumps(address)}:")
-        lines.append(f"    {key}: {count} # {note}")
+        # A nested key (AKS's default_node_pool.nodes) is one mapping per level.
+        for depth, key in enumerate(keys[:-1]):
+            lines.append(f"{'  ' * (depth + 2)}{key}:")
+        lines.append(f"{'  ' * (len(keys) + 1)}{keys[-1]}: {count} # {note}")
     if not entries:
         lines[-1] = "resource_usage: {}"
     lines.extend(f"# cluster {name}: not rendered (its cloud has no roots yet)" for name in skipped)

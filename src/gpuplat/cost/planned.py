@@ -86,6 +86,11 @@ def cost_delta(
                 fee = _fee(cloud.cloud)
                 sums[slot] = sums[slot] + fee
                 sums[slot + 2] = sums[slot + 2] + fee
+                # AKS keeps its system (default) node pool inside the cluster resource.
+                for inner in cloud.planned_cluster_pools(values):
+                    low, high = _priced(inner, region)
+                    sums[slot] = sums[slot] + low
+                    sums[slot + 2] = sums[slot + 2] + high
                 continue
             pool = cloud.planned_pool(values)
             if pool is None:

@@ -14,6 +14,7 @@ import yaml
 from gpuplat.addons import AddonsPlan, plan_addons
 from gpuplat.manifests.pod import Obj, pod_spec
 from gpuplat.spec.load import EnvSpec
+from gpuplat.workload.blob import CLIENT_ID_ANNOTATION
 from gpuplat.workload.scaling import Hpa, ZeroScaler
 from gpuplat.workload.serving import GPU_RESOURCE, ServingPlan, serving_plans
 
@@ -44,12 +45,18 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
     template_meta: Obj = {"labels": dict(plan.pod_labels)}
     if plan.pod_annotations:
         template_meta["annotations"] = dict(plan.pod_annotations)
+    account_meta = _meta(plan.name, ns, labels)
+    reader = plan.weights.reader
+    if reader is not None:
+        # Azure assigns the client id when the infra stage creates the identity; the module
+        # reads it from that stage's outputs, the manifests say where it goes.
+        account_meta["annotations"] = {CLIENT_ID_ANNOTATION: reader.placeholder}
     objects: list[Obj] = [
         {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(ns, None, labels)},
         {
             "apiVersion": "v1",
             "kind": "ServiceAccount",
-            "metadata": _meta(plan.name, ns, labels),
+            "metadata": account_meta,
             "automountServiceAccountToken": False,
         },
         {

@@ -39,7 +39,10 @@ def pod_spec(plan: ServingPlan) -> Obj:
     volumes: list[Obj] = []
     weights = plan.weights
     if weights.mode != "image":
-        mounts.append({"name": "weights", "mountPath": weights.mount_path, "readOnly": True})
+        mount: Obj = {"name": "weights", "mountPath": weights.mount_path, "readOnly": True}
+        if weights.sub_path is not None:
+            mount["subPath"] = weights.sub_path
+        mounts.append(mount)
     if weights.mode == "copy":
         volumes.append({"name": "weights", "emptyDir": {"sizeLimit": weights.size_limit}})
     elif weights.mode == "gcsfuse":
@@ -54,6 +57,16 @@ def pod_spec(plan: ServingPlan) -> Obj:
                         "mountOptions": weights.mount_options,
                     },
                 },
+            }
+        )
+    elif weights.mode == "blobfuse":
+        attributes = dict(weights.volume_attributes)
+        if weights.reader is not None:
+            attributes["clientID"] = weights.reader.placeholder
+        volumes.append(
+            {
+                "name": "weights",
+                "csi": {"driver": weights.driver, "readOnly": True, "volumeAttributes": attributes},
             }
         )
     mounts.append({"name": "dshm", "mountPath": "/dev/shm"})
@@ -92,6 +105,11 @@ def pod_spec(plan: ServingPlan) -> Obj:
                 "name": "fetch-weights",
                 "image": weights.init_image,
                 "command": list(weights.init_command),
+                **(
+                    {"env": [{"name": k, "value": v} for k, v in sorted(weights.init_env.items())]}
+                    if weights.init_env
+                    else {}
+                ),
                 "resources": {
                     "requests": dict(weights.init_requests),
                     "limits": dict(weights.init_limits),

@@ -7,8 +7,10 @@ plan, say the same thing (tests/parity proves it with a real terraform plan).
 
 from __future__ import annotations
 
+from gpuplat.hcl.writer import Raw, expr, raw
 from gpuplat.render.access import provider_alias
 from gpuplat.render.naming import module_label
+from gpuplat.workload.blob import CLIENT_ID_ANNOTATION, BlobReader
 from gpuplat.workload.health import Probe
 from gpuplat.workload.serving import EnvVar, ServingPlan
 from gpuplat.workload.weights import Weights
@@ -29,21 +31,39 @@ def _env(var: EnvVar) -> dict[str, object]:
     return {"name": var.name, var.ref.kind: ref}
 
 
+def client_id(reader: BlobReader) -> Raw:
+    """The client id of a workload's Azure identity: an output of its cluster's infra stage
+    (created there, read here through the remote state)."""
+    return raw(
+        f"local.clusters[{expr(reader.cluster)}].workload_identities[{expr(reader.workload)}]"
+    )
+
+
 def _weights(weights: Weights) -> dict[str, object]:
     out: dict[str, object] = {"mode": weights.mode, "mount_path": weights.mount_path}
     if weights.mode == "copy":
         out["size_limit"] = weights.size_limit
-        out["init"] = {
+        init: dict[str, object] = {
             "image": weights.init_image,
             "command": list(weights.init_command),
-            "resources": {
-                "requests": dict(weights.init_requests),
-                "limits": dict(weights.init_limits),
-            },
         }
+        if weights.init_env:
+            init["env"] = dict(weights.init_env)
+        init["resources"] = {
+            "requests": dict(weights.init_requests),
+            "limits": dict(weights.init_limits),
+        }
+        out["init"] = init
     if weights.mode == "gcsfuse":
         out["bucket"] = weights.bucket
         out["mount_options"] = weights.mount_options
+    if weights.mode == "blobfuse":
+        attributes: dict[str, object] = dict(weights.volume_attributes)
+        if weights.reader is not None:
+            attributes["clientID"] = client_id(weights.reader)
+        out["csi"] = {"driver": weights.driver, "volume_attributes": attributes}
+        if weights.sub_path is not None:
+            out["sub_path"] = weights.sub_path
     return out
 
 
@@ -90,6 +110,9 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         "shm_size": plan.shm_size,
         "disruption": {"max_unavailable": plan.disruption_max_unavailable},
     }
+    reader = plan.weights.reader
+    if reader is not None:
+        args["service_account_annotations"] = {CLIENT_ID_ANNOTATION: client_id(reader)}
     if plan.hpa is not None:
         down = plan.hpa.scale_down
         args["hpa"] = {

@@ -18,7 +18,7 @@ from gpuplat.catalog import GpuModel, Shape
 from gpuplat.labels import DEVICE_PLUGIN_CONFIG_LABEL, MIG_CONFIG_LABEL, POOL_LABEL, SHARED_MODES
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.targets.planvalues import PlannedPool
 
@@ -121,6 +121,8 @@ class Target:
     cluster_autoscaler: ClassVar[bool] = False
     """gpuplat installs the Kubernetes cluster autoscaler (the cloud does not scale pools)."""
     weight_mounts: ClassVar[frozenset[str]] = frozenset({"copy", "image"})
+    blob_workload_identity: ClassVar[bool] = False
+    """Pods read Azure Blob weights as a workload identity the infra stage creates (AKS)."""
     infra_provider: ClassVar[str]
     """The Terraform provider of the infra stage."""
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {}
@@ -216,6 +218,16 @@ class Target:
         """The pool's node image runs its own GPU device plugin (no Helm plugin there)."""
         return False
 
+    def node_taints(self, pool: NodePool) -> tuple[Taint, ...]:
+        """A pool's taints as its nodes carry them: the spec's, plus any the cloud adds by
+        itself (pods that may run there must tolerate them all). The nvidia.com/gpu taint
+        every GPU pool gets is not listed."""
+        return tuple(pool.taints)
+
+    def mig_strategy(self, plugin: ResolvedPlugin) -> Literal["single"] | None:
+        """The MIG strategy the device plugin or GPU Operator runs with on MIG pools."""
+        return self.operator_mig_strategy if plugin in ("gpu-operator", "dra") else None
+
     # --------------------------------------------------------------- roots and plans
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
@@ -239,6 +251,11 @@ class Target:
         (``before`` and ``after`` are its planned values), or None."""
         return None
 
+    def planned_cluster_pools(self, values: Mapping[str, object]) -> tuple[PlannedPool, ...]:
+        """Node pools a planned cluster resource (``cluster_resource``) holds itself (AKS's
+        default node pool); GKE and EKS system pools are resources of their own."""
+        return ()
+
     # --------------------------------------------------------------- nodes and their share
 
     system_pods: ClassVar[Reserve | None] = None
@@ -260,6 +277,9 @@ class Target:
     """The key infracost reads a pool's node count from (its usage file), or None."""
     infracost_per_zone: ClassVar[bool] = False
     """infracost multiplies the count by the pool's zones."""
+    infracost_system: ClassVar[tuple[str, tuple[str, ...]] | None] = None
+    """Where infracost reads the system pool's node count, when it is not a pool resource
+    ``system`` of the cluster module: (resource address in the module, usage key path)."""
     price_notes: ClassVar[Mapping[str, str]] = {}
     """What the catalog's prices of this cloud lack, by price basis (on_demand, spot)."""
 

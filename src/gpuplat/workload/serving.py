@@ -207,7 +207,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         dra=device_plugin(spec, cluster) == "dra",
         pools=tuple(p.name for p in pools),
         preferred=_preferred(pools),
-        tolerations=_tolerations(pools),
+        tolerations=_tolerations(cluster, pools),
         cpu=resources.cpu,
         memory=resources.memory,
         ephemeral_storage=weights.size_limit,
@@ -227,7 +227,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         zero=zero_for(workload, workload.name, high),
         labels=labels,
         selector={"gpuplat.dev/workload": workload.name},
-        pod_labels=dict(sorted({**workload.pod_labels, **labels}.items())),
+        pod_labels=dict(sorted({**workload.pod_labels, **weights.pod_labels, **labels}.items())),
         pod_annotations=dict(sorted({**workload.pod_annotations, **weights.annotations}.items())),
         automount_token=weights.mode == "gcsfuse",
         devices=target(cluster.cloud).replica_devices(pools, workload.gpus),
@@ -258,7 +258,7 @@ def _preferred(pools: list[NodePool]) -> tuple[Preference, ...]:
     return tuple(Preference(p.name, max(1, 100 - 10 * i)) for i, p in enumerate(pools))
 
 
-def _tolerations(pools: list[NodePool]) -> tuple[dict[str, str], ...]:
+def _tolerations(cluster: Cluster, pools: list[NodePool]) -> tuple[dict[str, str], ...]:
     seen: dict[tuple[str, str, str], dict[str, str]] = {
         (GPU_RESOURCE, "", "NoSchedule"): {
             "key": GPU_RESOURCE,
@@ -266,8 +266,11 @@ def _tolerations(pools: list[NodePool]) -> tuple[dict[str, str], ...]:
             "effect": "NoSchedule",
         }
     }
+    cloud = target(cluster.cloud)
     for pool in pools:
-        for taint in pool.taints:
+        # The pool's taints as its nodes carry them: the spec's, and the cloud's own (AKS
+        # taints spot nodes by itself).
+        for taint in cloud.node_taints(pool):
             key = (taint.key, taint.value, taint.effect)
             if key not in seen and not (taint.key == GPU_RESOURCE and taint.effect == "NoSchedule"):
                 seen[key] = {

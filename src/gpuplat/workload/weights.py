@@ -9,6 +9,14 @@ from typing import Literal
 from gpuplat import targets
 from gpuplat.spec.model import Cluster, ModelWeights, Workload
 from gpuplat.workload.source import split_source
+from gpuplat.workload.blob import (
+    BLOB_DRIVER,
+    WORKLOAD_IDENTITY_LABEL,
+    BlobLocation,
+    BlobReader,
+    blob_location,
+    blob_reader,
+)
 
 MOUNT_PATH = "/models"
 # Pinned copier images. The GKE FUSE sidecar and GCS/S3 copies are what read the weights,
@@ -19,6 +27,7 @@ GCLOUD_IMAGE = "gcr.io/google.com/cloudsdktool/google-cloud-cli:530.0.0-slim"
 # (AWS CLI v2 does); s5cmd's pinned Go SDK predates Pod Identity.
 AWS_CLI_IMAGE = "amazon/aws-cli:2.27.0"
 CURL_IMAGE = "curlimages/curl:8.11.1"
+AZCOPY_IMAGE = "mcr.microsoft.com/azure-storage/azcopy:10.24.0"
 # Options for mostly sequential multi-GB reads: parallel downloads into a file cache, no
 # metadata expiry (weights do not change under a running server), and wide read-ahead.
 GCSFUSE_OPTIONS = (
@@ -49,7 +58,7 @@ GCSFUSE_ANNOTATIONS = {
     "gke-gcsfuse/memory-request": f"{FUSE_SIDECAR_MEMORY_MIB}Mi",
 }
 
-Mode = Literal["copy", "gcsfuse", "image"]
+Mode = Literal["copy", "gcsfuse", "blobfuse", "image"]
 
 
 MODEL_PATH_PLACEHOLDER = "{model_path}"
@@ -83,8 +92,19 @@ class Weights:
     mount_options: str | None = None
     init_requests: dict[str, str] = field(default_factory=dict)
     init_limits: dict[str, str] = field(default_factory=dict)
+    init_env: dict[str, str] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
     """Pod annotations the weights need (the GKE Cloud Storage FUSE sidecar)."""
+    pod_labels: dict[str, str] = field(default_factory=dict)
+    """Pod labels the weights need (AKS workload identity)."""
+    driver: str | None = None
+    """CSI driver of a mounted volume other than GKE's FUSE (blobfuse)."""
+    volume_attributes: dict[str, str] = field(default_factory=dict)
+    """That volume's attributes, except the identity's client id (renderers add it)."""
+    sub_path: str | None = None
+    """The folder inside the mounted volume that the server sees at model_path."""
+    reader: BlobReader | None = None
+    """The Azure identity the pods read the weights as (AKS, Azure Blob weights)."""
 
 
 def model_path(model: ModelWeights) -> str:
@@ -108,6 +128,9 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
     target = model_path(model)
     if model.mount == "image":
         return Weights("image", model.source, MOUNT_PATH, target)
+    blob = blob_location(model.source)
+    if blob is not None:
+        return _blob(workload, cluster, blob, target)
     if model.mount == "gcsfuse" and "gcsfuse" in targets.target(cluster.cloud).weight_mounts:
         options = (
             ",".join((*GCSFUSE_OPTIONS, f"only-dir={path}")) if path else ",".join(GCSFUSE_OPTIONS)
@@ -132,6 +155,49 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
         image,
         command,
         size_limit,
+    )
+
+
+def _blob(workload: Workload, cluster: Cluster, blob: BlobLocation, target: str) -> Weights:
+    """Azure Blob weights: copied by azcopy or mounted by the Blob CSI driver, read as the
+    workload's own identity where the cluster's cloud gives pods one (AKS)."""
+    model = workload.model
+    cloud = targets.target(cluster.cloud)
+    reader = blob_reader(workload, cluster) if cloud.blob_workload_identity else None
+    labels = {WORKLOAD_IDENTITY_LABEL: "true"} if reader is not None else {}
+    if model.mount == "blobfuse" and "blobfuse" in cloud.weight_mounts:
+        attributes = {"storageaccount": blob.account, "containerName": blob.container}
+        if reader is not None:
+            # The driver mounts with the pod's federated token: no account key is fetched,
+            # so a read-only role on the container is all the identity holds.
+            attributes["resourcegroup"] = reader.resource_group
+            attributes["mountWithWorkloadIdentityToken"] = "true"
+        return Weights(
+            "blobfuse",
+            model.source,
+            target,
+            target,
+            pod_labels=labels,
+            driver=BLOB_DRIVER,
+            volume_attributes=attributes,
+            sub_path=blob.path or None,
+            reader=reader,
+        )
+    folder = blob.url + "/*"
+    # azcopy signs in with the pod's federated token (the webhook sets AZURE_CLIENT_ID and
+    # AZURE_FEDERATED_TOKEN_FILE); without an identity it reads a public container.
+    env = {"AZCOPY_AUTO_LOGIN_TYPE": "WORKLOAD"} if reader is not None else {}
+    return Weights(
+        "copy",
+        model.source,
+        MOUNT_PATH,
+        target,
+        AZCOPY_IMAGE,
+        ("azcopy", "copy", folder, target, "--recursive"),
+        f"{copy_size_gib(model.size_gb)}Gi",
+        init_env=env,
+        pod_labels=labels,
+        reader=reader,
     )
 
 

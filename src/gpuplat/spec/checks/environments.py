@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gpuplat.spec.diagnostics import Diagnostic, KeyPath, format_path
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath, format_path, with_article
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Backend, Spec
 
@@ -31,6 +31,15 @@ _FIELDS = (
     "container",
 )
 _BUCKET = re.compile(r"^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$")
+_STORAGE_ACCOUNT = re.compile(r"^[a-z0-9]{3,24}$")
+_CONTAINER = re.compile(r"^(?=.{3,63}$)[a-z0-9]+(-[a-z0-9]+)*$")
+_HINTS = {
+    "resource_group": "the resource group of the state's storage account",
+    "storage_account": "the storage account that holds the state (created beforehand), e.g. "
+    "acmetfstate",
+    "container": "the blob container in that account, e.g. tfstate; Terraform takes a blob "
+    "lease on each state while it runs, so nothing else is needed for locking",
+}
 _PREFIX = re.compile(r"^[A-Za-z0-9._/-]+$")
 
 
@@ -46,10 +55,11 @@ def _backend(backend: Backend, base: KeyPath, loc: Locator) -> Iterator[Diagnost
     """A backend has what its type needs and nothing it ignores."""
     for name in _NEEDS[backend.type]:
         if getattr(backend, name) is None:
+            what = _HINTS.get(name)
             yield loc.error(
                 (*base, name),
-                f'a {backend.type} backend needs "{name}"',
-                f"set {format_path((*base, name))}",
+                f'{with_article(backend.type)} backend needs "{name}"',
+                f"set {format_path((*base, name))}" + (f": {what}" if what else ""),
             )
     for name in _FIELDS:
         if getattr(backend, name) is not None and name not in _ALLOWED[backend.type]:
@@ -65,6 +75,19 @@ def _backend(backend: Backend, base: KeyPath, loc: Locator) -> Iterator[Diagnost
             (*base, "bucket"),
             f'bucket name "{backend.bucket}" is not valid',
             "3-63 lowercase letters, digits, dots, dashes and underscores",
+        )
+    if backend.storage_account is not None and not _STORAGE_ACCOUNT.match(backend.storage_account):
+        yield loc.error(
+            (*base, "storage_account"),
+            f'storage account name "{backend.storage_account}" is not valid',
+            "3-24 lowercase letters and digits, nothing else",
+        )
+    if backend.container is not None and not _CONTAINER.match(backend.container):
+        yield loc.error(
+            (*base, "container"),
+            f'blob container name "{backend.container}" is not valid',
+            "3-63 lowercase letters, digits and single dashes, starting and ending with a "
+            "letter or digit",
         )
     if backend.prefix is not None and (
         not _PREFIX.match(backend.prefix) or ".." in backend.prefix.split("/")

@@ -5,20 +5,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gpuplat.spec.checks import placement, pod, requests
+from gpuplat.spec.checks import placement, pod, requests, weights
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
-from gpuplat.spec.model.base import format_duration
 from gpuplat.spec.resolve import (
     mig_memory_gb,
     resolve_pool,
-    startup_seconds,
     workload_pools,
 )
-from gpuplat.targets import pool_node_bounds, target
+from gpuplat.targets import pool_node_bounds
 
-_SCHEMES = ("gs://", "s3://", "hf://", "https://", "file://")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _CPU = re.compile(r"^\d+(\.\d+)?m?$")
 _MEMORY = re.compile(r"^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T|P)?$")
@@ -31,7 +28,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         base: KeyPath = ("workloads", i)
         yield from _references(spec, workload, clusters, base, loc)
         yield from _replicas(workload, base, loc)
-        yield from _weights(workload, clusters, base, loc)
+        yield from weights.check(workload, clusters, base, loc)
         yield from _container(workload, base, loc)
         yield from pod.check(workload, base, loc)
         pools = workload_pools(spec, workload)
@@ -144,54 +141,6 @@ def _replicas(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Diagn
             (*base, "autoscaling", "metric"),
             f"replicas.min equals replicas.max ({rep.min}): the metric cannot change anything",
             "raise replicas.max or remove the metric",
-        )
-
-
-def _weights(
-    workload: Workload, clusters: dict[str, Cluster], base: KeyPath, loc: Locator
-) -> Iterator[Diagnostic]:
-    model = workload.model
-    path = (*base, "model")
-    if not model.source.startswith(_SCHEMES):
-        yield loc.error(
-            (*path, "source"),
-            f'model source "{model.source}" has no supported scheme',
-            f"use one of: {', '.join(_SCHEMES)}",
-        )
-    if model.mount == "gcsfuse":
-        if not model.source.startswith("gs://"):
-            yield loc.error(
-                (*path, "mount"),
-                "gcsfuse mounts a gs:// bucket",
-                "use mount: copy for other sources",
-            )
-        non_gke = [
-            n
-            for n in workload.clusters
-            if n in clusters and "gcsfuse" not in target(clusters[n].cloud).weight_mounts
-        ]
-        if non_gke:
-            yield loc.error(
-                (*path, "mount"),
-                f"gcsfuse is the GKE Cloud Storage FUSE driver; {', '.join(non_gke)} is not GKE",
-                "use mount: copy to run on every cloud",
-            )
-    if model.mount == "image" and not model.source.startswith("file://"):
-        yield loc.error(
-            (*path, "mount"),
-            "mount: image means the weights are in the image",
-            "set source to file:///path/in/image, or use mount: copy",
-        )
-    needed = startup_seconds(workload)
-    if needed > workload.load_time_budget:
-        load = model.size_gb * 1000.0 / model.load_bandwidth_mbps
-        yield loc.error(
-            (*base, "load_time_budget"),
-            f"startup needs about {format_duration(needed)}, more than load_time_budget {format_duration(workload.load_time_budget)}",
-            "raise load_time_budget, or load faster (load_bandwidth_mbps, a smaller image)",
-            details=(
-                f"image pull {format_duration(workload.image_pull_time)} + {model.size_gb:g} GB at {model.load_bandwidth_mbps:g} MB/s ({format_duration(round(load))})",
-            ),
         )
 
 

@@ -28,8 +28,8 @@ class Capacity(SpecModel):
     reservation: str | None = Field(
         None,
         description="Reservation to consume: GCE reservation name (omit to use any matching "
-        "reservation), or EC2 capacity reservation / capacity block id. Only with type "
-        "reservation.",
+        "reservation), EC2 capacity reservation / capacity block id, or the resource id of an "
+        "Azure capacity reservation group. Only with type reservation.",
     )
     reservation_project: str | None = Field(
         None,
@@ -43,6 +43,13 @@ class Capacity(SpecModel):
         False,
         description="EKS: the reservation is an EC2 Capacity Block for ML (GPU instances "
         "reserved for a fixed window), not an On-Demand Capacity Reservation.",
+    )
+    max_price: float | None = Field(
+        None,
+        gt=0,
+        description="AKS spot pools: the most USD per hour a node may cost before Azure evicts "
+        "it. Default: the on-demand price (nodes are evicted only when Azure needs the "
+        "capacity).",
     )
 
 
@@ -96,7 +103,8 @@ class Disk(SpecModel):
     type: str | None = Field(
         None,
         description="Disk type: GKE pd-balanced / pd-ssd / hyperdisk-balanced, EBS gp3 / io2, "
-        "Azure Premium_LRS. Default: the cloud's balanced SSD.",
+        "AKS Managed / Ephemeral (on the VM's temporary disk). Default: the cloud's balanced "
+        "SSD (AKS: Managed).",
     )
 
 
@@ -165,9 +173,9 @@ class NodePool(SpecModel):
     driver: Driver = Field(default_factory=Driver)
     image: str | None = Field(
         None,
-        description="Node image: GKE image type (COS_CONTAINERD, UBUNTU_CONTAINERD) or EKS AMI "
-        "type (AL2023_x86_64_NVIDIA, BOTTLEROCKET_x86_64_NVIDIA). Default: the cloud's GPU "
-        "image.",
+        description="Node image: GKE image type (COS_CONTAINERD, UBUNTU_CONTAINERD), EKS AMI "
+        "type (AL2023_x86_64_NVIDIA, BOTTLEROCKET_x86_64_NVIDIA) or AKS OS SKU (Ubuntu, "
+        "AzureLinux). Default: the cloud's GPU image (AKS: Ubuntu).",
     )
     efa: bool = Field(
         False,
@@ -235,7 +243,16 @@ class AzureAccount(SpecModel):
     """Azure identifiers."""
 
     subscription_id: str = Field(description="Azure subscription id (a GUID).")
-    resource_group: str = Field(description="Resource group that holds the cluster.")
+    resource_group: str = Field(
+        description="Existing resource group that holds the cluster (and, by default, the "
+        "user-assigned identities of its workloads)."
+    )
+    admins: list[str] = Field(
+        default_factory=list,
+        description="Object ids (GUIDs) of Microsoft Entra groups given cluster-admin. With "
+        "local accounts off (protected environments) nobody else reaches the API unless an "
+        "Azure role grants it.",
+    )
 
 
 class AuthorizedNetwork(SpecModel):
@@ -253,7 +270,10 @@ class Network(SpecModel):
     )
     subnetwork: str | None = Field(None, description="GKE: subnetwork name. Default: default.")
     subnet_ids: list[str] = Field(
-        default_factory=list, description="EKS: subnet ids for the cluster and its nodes."
+        default_factory=list,
+        description="EKS: subnet ids for the cluster and its nodes. AKS: the resource id of "
+        "the one subnet of every node (Azure CNI overlay); default: a virtual network AKS "
+        "creates.",
     )
     vpc_cidr: str | None = Field(
         None, description="EKS: CIDR of a new VPC gpuplat creates when no network is given."
@@ -261,8 +281,9 @@ class Network(SpecModel):
     private_nodes: bool = Field(False, description="Nodes get no public IP addresses.")
     public_endpoint: bool = Field(
         True,
-        description="EKS: the Kubernetes API is also reachable from the internet (limited to "
-        "authorized_networks when given); false: only from inside the VPC.",
+        description="EKS and AKS: the Kubernetes API is also reachable from the internet "
+        "(limited to authorized_networks when given); false: only from inside the VPC or "
+        "virtual network (an AKS private cluster).",
     )
     control_plane_cidr: str | None = Field(
         None, description="GKE private clusters: the /28 range of the control plane."
@@ -288,6 +309,11 @@ class SystemPool(SpecModel):
     )
     min_nodes: int = Field(1, ge=0)
     max_nodes: int = Field(3, ge=1)
+    spot: bool = Field(
+        False,
+        description="Run the system nodes on spot capacity (GKE and EKS; cheap, but evictions "
+        "restart CoreDNS, KEDA and the autoscaler). AKS system node pools cannot be Spot.",
+    )
 
 
 class Cluster(SpecModel):

@@ -36,8 +36,8 @@ class Addons(SpecModel):
 
     device_plugin: DevicePlugin = Field(
         "auto",
-        description="How pods get GPUs. auto: the cloud's managed device plugin on GKE and "
-        "AKS, the NVIDIA device plugin on EKS. managed, nvidia-device-plugin, gpu-operator "
+        description="How pods get GPUs. auto: the cloud's managed device plugin on GKE, the "
+        "NVIDIA device plugin on EKS and AKS (AKS installs the driver only). managed, nvidia-device-plugin, gpu-operator "
         "(NVIDIA GPU Operator), or dra (Dynamic Resource Allocation with the NVIDIA DRA "
         "driver; Kubernetes >= 1.34).",
     )

@@ -14,7 +14,8 @@ class ModelWeights(SpecModel):
 
     source: str = Field(
         description="Where the weights live: gs://bucket/path, s3://bucket/path, "
-        "hf://org/model, or a path already on the image (file:///models/x)."
+        "az://account/container/path or https://account.blob.core.windows.net/container/path "
+        "(Azure Blob), hf://org/model, or a path already on the image (file:///models/x)."
     )
     size_gb: float = Field(gt=0, description="Size of the weights in GB.")
     load_bandwidth_mbps: float = Field(
@@ -23,11 +24,17 @@ class ModelWeights(SpecModel):
         description="Sustained MB/s at which weights reach GPU memory (download + load). "
         "Sizes the startup probe.",
     )
-    mount: Literal["copy", "gcsfuse", "image"] = Field(
+    mount: Literal["copy", "gcsfuse", "blobfuse", "image"] = Field(
         "copy",
         description="copy: an init container copies the weights into a volume; gcsfuse: mount "
-        "a gs:// bucket with the GKE Cloud Storage FUSE CSI driver; image: the weights are in "
+        "a gs:// bucket with the GKE Cloud Storage FUSE CSI driver; blobfuse: mount an Azure "
+        "Blob container with the AKS Blob CSI driver (blobfuse2); image: the weights are in "
         "the image.",
+    )
+    storage_resource_group: str | None = Field(
+        None,
+        description="Azure Blob weights on AKS: the resource group of the storage account, for "
+        "the read-only role on its container. Default: the cluster's resource group.",
     )
 
 

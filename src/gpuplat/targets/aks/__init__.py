@@ -1,22 +1,37 @@
-"""AKS: Azure Kubernetes Service. Validated (names, regions, zones, VM sizes, MIG); rendering
-comes with its infra modules."""
+"""AKS: Azure Kubernetes Service clusters, GPU node pools on Azure VM sizes, AKS's managed GPU
+driver and MIG partitioning, and workload identities for weights on Azure Blob."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Literal
 
-from gpuplat.errors import GpuplatError
+from gpuplat import catalog
+from gpuplat.catalog import Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, Spec
-from gpuplat.targets.base import InfraPart, KubeAuth, NameRule, Target
+from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
+from gpuplat.targets.aks import checks, infra, node
+from gpuplat.targets.base import InfraPart, KubeAuth, NameRule, ResolvedPlugin, Setting, Target
+from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.planvalues import PlannedPool
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
+    from gpuplat.spec.resolve import PoolGpu
 
-_GUID = re.compile(r"^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
+AKS_SERVER_ID = "6dae42f8-4368-4678-94ff-3960e28e3630"
+"""The Microsoft Entra application every AKS API server accepts tokens for (kubelogin's
+--server-id)."""
+_NO_CREDENTIALS = (
+    "Please run 'az login'",
+    "run `az login`",
+    "az login",
+    "DefaultAzureCredential",
+    "unable to build authorizer",
+    "could not configure AzureCli Authorizer",
+)
 
 
 class AKS(Target):
@@ -42,43 +57,119 @@ class AKS(Target):
     images = ("Ubuntu", "AzureLinux")
     disk_types = ("Managed", "Ephemeral")
     capacity_types = frozenset({"on-demand", "spot", "reservation"})
+    capacity_alternative = "use on-demand, spot, or reservation with a capacity reservation group"
+    settings = (
+        Setting(("network", "subnet_ids")),
+        Setting(("network", "public_endpoint")),
+        Setting(("node_pools", "*", "capacity", "max_price")),
+    )
+    default_device_plugin = "nvidia-device-plugin"
+    managed_device_plugin = False
+    operator_mig_strategy = None  # AKS partitions MIG pools itself (gpu_instance)
+    weight_mounts = frozenset({"copy", "image", "blobfuse"})
+    blob_workload_identity = True
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {
         "azurerm": ("hashicorp/azurerm", ">= 4.79, < 5")
     }
     infra_provider = "azurerm"
-    renders = False
+    system_pods = node.SYSTEM_PODS
     infracost_usage_key = "nodes"
+    infracost_system = ("azurerm_kubernetes_cluster.this", ("default_node_pool", "nodes"))
+    price_notes: ClassVar[Mapping[str, str]] = {
+        "spot": "the Azure price snapshot has no spot price for the H100 sizes"
+    }
     cluster_resource = "azurerm_kubernetes_cluster"
     pool_resource = "azurerm_kubernetes_cluster_node_pool"
 
     def zone_ok(self, region: str, zone: str) -> bool:
-        return zone in {"1", "2", "3"}
+        return zone in {"1", "2", "3"} and catalog.azure_region_zones(region) is not False
 
     def zone_hint(self, region: str) -> str:
+        if catalog.azure_region_zones(region) is False:
+            return f"{region} has no availability zones: remove zones, or pick a region with them"
         return "AKS zones are 1, 2 and 3"
 
     def check_cluster(
         self, spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator
     ) -> Iterator[Diagnostic]:
-        if cluster.azure is not None and not _GUID.match(cluster.azure.subscription_id):
-            yield loc.error((*base, "azure", "subscription_id"), "subscription_id is not a GUID")
+        return checks.cluster(cluster, self.device_plugin(spec), base, loc)
+
+    def check_pool(
+        self,
+        spec: Spec,
+        cluster: Cluster,
+        pool: NodePool,
+        gpu: PoolGpu,
+        base: KeyPath,
+        loc: Locator,
+    ) -> Iterator[Diagnostic]:
+        if pool.name == infra.SYSTEM_POOL:
+            yield loc.error(
+                (*base, "name"),
+                f'"{infra.SYSTEM_POOL}" is the name of the AKS default (system) node pool',
+                "give the GPU pool another name",
+            )
+        yield from checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
+
+    def node_taints(self, pool: NodePool) -> tuple[Taint, ...]:
+        taints = tuple(pool.taints)
+        spot = infra.SPOT_TAINT
+        if pool.capacity.type == "spot" and not any(
+            t.key == spot.key and t.effect == spot.effect for t in taints
+        ):
+            taints += (spot,)
+        return taints
+
+    def mig_strategy(self, plugin: ResolvedPlugin) -> Literal["single"] | None:
+        # AKS's own partitioning yields one profile per node; the device plugin hands the
+        # instances out as nvidia.com/gpu with the single strategy.
+        return "single" if plugin == "nvidia-device-plugin" else None
+
+    def autoscaler_expander(self, env: EnvSpec, cluster: Cluster) -> str:
+        """How the cluster autoscaler picks among the GPU pools that fit a pending pod.
+
+        least-waste: the pool that leaves the least CPU and memory idle. Ranking the pools
+        (expander "priority" with its ConfigMap) is for a capacity order across pools; the
+        aks-cluster module takes either.
+        """
+        return "least-waste"
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
-        raise GpuplatError(
-            f"gpuplat cannot render AKS clusters yet: {cluster.name}",
-            hint="the spec of an AKS cluster is validated (VM sizes, MIG, names), but only GKE "
-            "and EKS clusters are rendered; render the others by leaving the AKS cluster out",
-        )
+        return infra.part(self, env, cluster, self.autoscaler_expander(env, cluster))
 
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
-        # kubelogin turns the caller's Azure login into a short-lived AKS token.
+        # kubelogin turns the caller's Azure CLI login into a short-lived Entra token for the
+        # API server; no credential is read from the cluster or stored in state.
         return KubeAuth(
             exec_command="kubelogin",
-            exec_args=(
-                "get-token",
-                "--login",
-                "azurecli",
-                "--server-id",
-                "6dae42f8-4368-4678-94ff-3960e28e3630",
-            ),
+            exec_args=("get-token", "--login", "azurecli", "--server-id", AKS_SERVER_ID),
+        )
+
+    def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
+        return infra.read_pool(values)
+
+    def planned_cluster_pools(self, values: Mapping[str, object]) -> tuple[PlannedPool, ...]:
+        pool = infra.read_default_pool(values)
+        return (pool,) if pool is not None else ()
+
+    def kubelet_reserve(self, shape: Shape) -> Reserve | None:
+        return node.kubelet_reserve(shape)
+
+    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
+        return node.ephemeral_reserve_gb(disk_gb)
+
+    def credentials_hint(self, text: str) -> str | None:
+        if not any(marker in text for marker in _NO_CREDENTIALS):
+            return None
+        part = (
+            "the azurerm state backend (terraform init)"
+            if "backend" in text.lower() or "storage account" in text.lower()
+            else "the azurerm provider"
+        )
+        return (
+            f"{part} found no Azure credentials: run `az login` (and `az account set "
+            "--subscription <id>`), or set ARM_CLIENT_ID, ARM_TENANT_ID and ARM_SUBSCRIPTION_ID "
+            "for a service principal; in CI, use OpenID Connect (ARM_USE_OIDC=true, e.g. "
+            "azure/login) rather than a stored secret. The platform and serving stages also "
+            "need kubelogin on PATH"
         )

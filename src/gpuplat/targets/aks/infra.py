@@ -1,0 +1,215 @@
+"""AKS's part of an infra root: the aks-cluster, aks-gpu-node-pool and aks-workload-identity
+module calls, the azurerm provider they need, and how a planned node pool counts its GPUs.
+
+Every value here is plain data; the templates write it through the one quoting function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from gpuplat import catalog
+from gpuplat.hcl.writer import raw
+from gpuplat.render.naming import module_label
+from gpuplat.spec.model import Cluster, NodePool, Taint
+from gpuplat.spec.resolve import resolve_pool
+from gpuplat.targets.aks.node import MAX_PODS
+from gpuplat.targets.base import InfraPart, Target
+from gpuplat.targets.planvalues import PlannedPool, first, number
+from gpuplat.targets.tags import resource_labels
+from gpuplat.workload.blob import BLOB_READER_ROLE, BlobReader, blob_reader
+
+if TYPE_CHECKING:
+    from gpuplat.spec.load import EnvSpec
+
+SYSTEM_POOL = "system"
+"""Name of the default (system) node pool, which AKS requires and never scales to zero."""
+SPOT_TAINT = Taint(key="kubernetes.azure.com/scalesetpriority", value="spot", effect="NoSchedule")
+"""The taint AKS puts on every node of a spot pool."""
+DEFAULT_IMAGE = "Ubuntu"
+
+
+def part(target: Target, env: EnvSpec, cluster: Cluster, expander: str) -> InfraPart:
+    """An AKS cluster in its infra root, and the azurerm provider it needs; ``expander`` is the
+    cluster autoscaler's (how it picks among the pools that fit a pending pod)."""
+    view = cluster_view(target, env, cluster, expander)
+    modules = {"aks-cluster", "aks-gpu-node-pool"}
+    if view["identities"]:
+        modules.add("aks-workload-identity")
+    assert cluster.azure is not None  # the checks require azure for AKS clusters
+    return InfraPart(
+        cluster=view,
+        modules=frozenset(modules),
+        providers={"subscription_id": cluster.azure.subscription_id},
+    )
+
+
+def cluster_view(
+    target: Target, env: EnvSpec, cluster: Cluster, expander: str
+) -> dict[str, object]:
+    """The aks-cluster call of one cluster, its pools' and its workloads' identities."""
+    azure = cluster.azure
+    assert azure is not None
+    network = cluster.network
+    module = module_label("cluster", cluster.name)
+    tags = resource_labels(env, cluster)
+    system = cluster.system_pool
+    args: dict[str, object] = {
+        "name": cluster.name,
+        "resource_group_name": azure.resource_group,
+        "location": cluster.region,
+        "kubernetes_version": cluster.kubernetes.version,
+        "network": {
+            "subnet_id": network.subnet_ids[0] if network.subnet_ids else None,
+            "private_cluster": not network.public_endpoint,
+            "authorized_ip_ranges": [a.cidr for a in network.authorized_networks],
+        },
+        # Protected (prod-like) environments: Kubernetes authorization through Azure roles and
+        # no local accounts, so every access is a Microsoft Entra identity that can be revoked.
+        "entra": {
+            "admin_group_object_ids": list(azure.admins),
+            "azure_rbac_enabled": env.protected,
+        },
+        "local_account_disabled": env.protected,
+        "system_pool": {
+            "vm_size": system.machine_type or target.default_system_machine,
+            "min_nodes": system.min_nodes,
+            "max_nodes": system.max_nodes,
+            "zones": list(cluster.zones),
+        },
+        "autoscaler": {"expander": expander},
+        "tags": tags,
+    }
+    identities = [
+        identity_view(reader, azure.resource_group, cluster.region, module, tags)
+        for reader in blob_readers(env, cluster)
+    ]
+    return {
+        "cloud": "aks",
+        "name": cluster.name,
+        "module": module,
+        "region": cluster.region,
+        "args": args,
+        "pools": [pool_view(target, env, cluster, pool, module) for pool in cluster.node_pools],
+        "identities": identities,
+        # The client id of each workload's identity, for the serving stage's service accounts.
+        "identity_outputs": {
+            str(i["workload"]): raw(f"module.{i['module']}.client_id") for i in identities
+        },
+    }
+
+
+def pool_view(
+    target: Target, env: EnvSpec, cluster: Cluster, pool: NodePool, cluster_module: str
+) -> dict[str, object]:
+    """The aks-gpu-node-pool call of one pool."""
+    gpu = resolve_pool(cluster, pool)
+    assert gpu.gpus_per_node is not None  # the checks refuse a pool whose GPU count is unknown
+    ref = f"module.{cluster_module}"
+    cap = pool.capacity
+    capacity: dict[str, object] = {"priority": "Spot" if cap.type == "spot" else "Regular"}
+    if cap.max_price is not None:
+        capacity["spot_max_price"] = cap.max_price
+    if cap.type == "reservation":
+        capacity["capacity_reservation_group_id"] = cap.reservation
+    gpu_instance = None
+    if pool.sharing.mode == "mig" and gpu.gpu is not None:
+        offered = {p: v for v, p in catalog.aks_mig_profiles(gpu.gpu.name).items()}
+        gpu_instance = offered.get(pool.sharing.profile or "")
+    zones = pool.zones if pool.zones is not None else cluster.zones
+    args: dict[str, object] = {
+        "kubernetes_cluster_id": raw(f"{ref}.id"),
+        "orchestrator_version": raw(f"{ref}.kubernetes_version"),
+        "vnet_subnet_id": raw(f"{ref}.node_subnet_id"),
+        "name": pool.name,
+        "vm_size": pool.machine_type,
+        "gpus_per_node": gpu.gpus_per_node,
+        # With driver.install none the GPU Operator installs the driver (and AKS must not).
+        "gpu_driver": "None" if pool.driver.install == "none" else "Install",
+        "gpu_instance": gpu_instance,
+        "os_sku": pool.image or DEFAULT_IMAGE,
+        "capacity": capacity,
+        "zones": list(zones),
+        "scaling": {
+            "min_nodes": pool.autoscaling.min_nodes,
+            "max_nodes": pool.autoscaling.max_nodes,
+        },
+        "max_pods": MAX_PODS,
+        "labels": target.pool_labels(env.spec, pool),
+        "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
+        "disk": {"size_gb": pool.disk.size_gb, "type": pool.disk.type or "Managed"},
+        "tags": resource_labels(env, cluster),
+    }
+    return {
+        "name": pool.name,
+        "module": module_label("pool", cluster.name, pool.name),
+        "machine_type": pool.machine_type,
+        "accelerator": gpu.accelerator,
+        "gpus_per_node": gpu.gpus_per_node,
+        "args": args,
+    }
+
+
+def blob_readers(env: EnvSpec, cluster: Cluster) -> list[BlobReader]:
+    """The workloads on ``cluster`` that read Azure Blob weights as their own identity."""
+    out = []
+    for workload in env.spec.workloads:
+        if cluster.name in workload.clusters:
+            reader = blob_reader(workload, cluster)
+            if reader is not None:
+                out.append(reader)
+    return out
+
+
+def identity_view(
+    reader: BlobReader,
+    resource_group: str,
+    location: str,
+    cluster_module: str,
+    tags: dict[str, str],
+) -> dict[str, object]:
+    """The aks-workload-identity call of one workload on one cluster."""
+    return {
+        "workload": reader.workload,
+        "module": module_label("identity", reader.workload, reader.cluster),
+        "container": f"{reader.blob.account}/{reader.blob.container}",
+        "args": {
+            "name": f"{reader.cluster}-{reader.workload}-weights",
+            "resource_group_name": resource_group,
+            "location": location,
+            "oidc_issuer_url": raw(f"module.{cluster_module}.oidc_issuer_url"),
+            "subject": reader.subject,
+            "role": {"name": BLOB_READER_ROLE, "scope": reader.scope},
+            "tags": tags,
+        },
+    }
+
+
+def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
+    """A planned ``azurerm_kubernetes_cluster_node_pool``: VM size, capacity, bounds, GPUs."""
+    return _pool(values)
+
+
+def read_default_pool(values: Mapping[str, object]) -> PlannedPool | None:
+    """The default (system) node pool inside a planned ``azurerm_kubernetes_cluster``."""
+    return _pool(first(values, "default_node_pool"))
+
+
+def _pool(values: Mapping[str, object]) -> PlannedPool | None:
+    low, high = number(values, "min_count"), number(values, "max_count")
+    if low is None or high is None:
+        count = number(values, "node_count")
+        if count is None:
+            return None
+        low = high = count
+    machine = values.get("vm_size")
+    machine = machine if isinstance(machine, str) else None
+    capacity = "on-demand"
+    if values.get("priority") == "Spot":
+        capacity = "spot"
+    elif values.get("capacity_reservation_group_id"):
+        capacity = "reservation"
+    shape = catalog.shape("aks", machine) if machine else None
+    gpus = shape.gpu_count if shape is not None and shape.gpu_count else None
+    return PlannedPool("aks", machine, capacity, low, high, gpus)
