@@ -8,7 +8,6 @@ from typing import Literal
 
 from gpuplat import targets
 from gpuplat.spec.model import Cluster, ModelWeights, Workload
-from gpuplat.workload.source import split_source
 from gpuplat.workload.blob import (
     BLOB_DRIVER,
     WORKLOAD_IDENTITY_LABEL,
@@ -17,6 +16,7 @@ from gpuplat.workload.blob import (
     blob_location,
     blob_reader,
 )
+from gpuplat.workload.source import split_source
 
 MOUNT_PATH = "/models"
 # Pinned copier images. The GKE FUSE sidecar and GCS/S3 copies are what read the weights,
