@@ -51,7 +51,6 @@ def test_aks_spot_taint_is_tolerated_by_gpu_daemonsets(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     platform = (folder / "envs" / "dev" / "aks-west" / "platform" / "main.tf").read_text()
     assert (
-        '  node_tolerations = [\n    {\n      effect   = "NoSchedule"\n'
-        '      key      = "kubernetes.azure.com/scalesetpriority"\n'
-        '      operator = "Equal"\n      value    = "spot"\n    },\n  ]\n'
+        '  pool_tolerations = [\n    {\n      effect = "NoSchedule"\n'
+        '      key    = "kubernetes.azure.com/scalesetpriority"\n    },\n  ]\n'
     ) in platform
