@@ -27,7 +27,7 @@ from gpuplat.spec.load import load_project
 from gpuplat.workload.serving import ServingPlan, serving_plans
 from tests.parity.kube import Obj, differences, normal, typed_object
 from tests.support.realparts import provider_schema_dir
-from tests.support.specs import DRA_CLUSTER_PATCH, POD_PATCH, project
+from tests.support.specs import DRA_CLUSTER_PATCH, GKE_LADDER_PATCH, POD_PATCH, project
 from tests.support.standin import build_stand_ins, run
 
 pytestmark = pytest.mark.terraform
@@ -46,6 +46,7 @@ CASES = [
     ("eks", "eks-l4-vllm", ()),
     ("dra", "gke-l4-vllm", DRA_CLUSTER_PATCH),
     ("queue", "gke-l4-vllm", QUEUE_PATCH),
+    ("ladder", "gke-l4-vllm", GKE_LADDER_PATCH),
 ]
 MODULES = ("model-server", "scale-to-zero")
 

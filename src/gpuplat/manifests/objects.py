@@ -124,6 +124,15 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             },
         },
     ]
+    if plan.gpu_quota is not None:
+        objects.append(
+            {
+                "apiVersion": "v1",
+                "kind": "ResourceQuota",
+                "metadata": _meta(f"{plan.name}-gpus", ns, labels),
+                "spec": {"hard": {"requests.nvidia.com/gpu": str(plan.gpu_quota)}},
+            }
+        )
     if plan.hpa is not None:
         objects.append(_hpa(plan, plan.hpa))
     if plan.zero is not None:

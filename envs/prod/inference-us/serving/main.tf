@@ -3,7 +3,7 @@
 
 # Model server chat on inference-us (primary)
 module "serve_chat_inference-us" {
-  source = "../../../../modules/model-server/2.0.0"
+  source = "../../../../modules/model-server/2.1.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }

@@ -43,6 +43,12 @@ def check(spec: Spec, workload: Workload, base: KeyPath, loc: Locator) -> Iterat
                 "set role: warm, or remove warm_replicas",
                 at_key=True,
             )
+        if role_of(workload, name) == "warm" and workload.scale_to_zero:
+            yield loc.error(
+                (*path, "role"),
+                "a scale_to_zero workload has no warm standby: KEDA takes it to zero when idle",
+                "use role: cold (it starts on its first request), or turn scale_to_zero off",
+            )
         high = (placed.replicas or workload.replicas).max
         if role_of(workload, name) == "warm" and placement(workload, name).warm_replicas > high:
             yield loc.warning(

@@ -17,7 +17,7 @@ from gpuplat.spec.ladder import Ladder, LadderRung, ladder
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool, version_tuple
 from gpuplat.targets.base import InfraPart, Target
-from gpuplat.targets.planvalues import PlannedPool, first, number
+from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 
 if TYPE_CHECKING:
@@ -261,4 +261,5 @@ def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
     )
     shape = catalog.shape("eks", machine) if machine else None
     gpus = shape.gpu_count if shape is not None and shape.gpu_count else None
-    return PlannedPool("eks", machine, capacity, low, high, gpus)
+    ladder = ladder_of(values.get("labels"))
+    return PlannedPool("eks", machine, capacity, low, high, gpus, ladder=ladder)

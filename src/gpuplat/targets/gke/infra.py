@@ -16,7 +16,7 @@ from gpuplat.spec.ladder import Ladder, LadderRung, ladder
 from gpuplat.spec.model import Cluster
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import InfraPart, Target
-from gpuplat.targets.planvalues import PlannedPool, first, number
+from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 
 if TYPE_CHECKING:
@@ -217,4 +217,5 @@ def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
     shape = catalog.shape("gke", machine) if machine else None
     if isinstance(kind, str) and count and (shape is None or shape.gpu_model is None):
         attached = (kind, count)  # an N1 host with attached GPUs, priced per GPU
-    return PlannedPool("gke", machine, capacity, low, high, count or None, attached)
+    ladder = ladder_of(config.get("labels"))
+    return PlannedPool("gke", machine, capacity, low, high, count or None, attached, ladder)

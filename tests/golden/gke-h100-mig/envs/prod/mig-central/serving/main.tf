@@ -3,7 +3,7 @@
 
 # Model server coder on mig-central (primary)
 module "serve_coder_mig-central" {
-  source = "../../../../modules/model-server/2.0.0"
+  source = "../../../../modules/model-server/2.1.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
