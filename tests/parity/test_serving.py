@@ -176,6 +176,7 @@ def test_cases_cover_every_object_kind(
         "PodDisruptionBudget",
         "HorizontalPodAutoscaler",
         "ResourceClaimTemplate",
+        "ResourceQuota",
         "HTTPScaledObject",
         "ScaledObject",
     }
