@@ -11,12 +11,12 @@ import json
 import re
 from pathlib import Path
 
-import hcl2
 import pytest
 
 from gpuplat.targets.gke.computeclass import ComputeClass, FlexStart, PriorityRule, Reservations
 from tests.eks.terraform import mirror_env, terraform
 from tests.support.cli import run
+from tests.support.hclread import modules
 from tests.support.specs import GKE_LADDER_PATCH, project
 
 EKS_LADDER = (
@@ -29,26 +29,6 @@ EKS_LADDER = (
         "          - spot\n",
     ),
 )
-
-
-def plain(value: object) -> object:
-    """python-hcl2's values with the quotes of strings and keys taken off."""
-    if isinstance(value, dict):
-        return {str(plain(k)): plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    if isinstance(value, str) and len(value) >= 2 and value[0] == value[-1] == '"':
-        return value[1:-1]
-    return value
-
-
-def modules(path: Path) -> dict[str, dict[str, object]]:
-    parsed = hcl2.loads(path.read_text(encoding="utf-8"))
-    out: dict[str, dict[str, object]] = {}
-    for block in parsed.get("module", []):
-        for name, body in plain(block).items():  # type: ignore[union-attr]
-            out[name] = body
-    return out
 
 
 @pytest.fixture(scope="module")
