@@ -13,6 +13,15 @@ from tests.support.specs import project
 
 EXAMPLE = "eks-l4-vllm"
 VARIANT_PATCHES = (
+    # The L4 pool as a capacity ladder: a capacity reservation, then on-demand, then spot.
+    (
+        "        capacity:\n          type: spot\n",
+        "        capacity:\n"
+        "          - reservation: cr-0123456789abcdef2\n"
+        "            zones: [us-east-1a]\n"
+        "          - on-demand\n"
+        "          - spot\n",
+    ),
     # An H100 capacity block with EFA in a cluster placement group, admins, a KMS key.
     (
         '    kubernetes:\n      version: "1.34"\n',
