@@ -334,8 +334,9 @@ def _capacity(
     most = sum(n * pool_node_bounds(cluster, p)[1] for n, p in zip(per_node, pools, strict=True))
     names = ", ".join(p.name for p in pools)
     maxima = [
-        ((*pool_path(spec, cluster, p), "autoscaling", "max_nodes"), f"max_nodes of pool {p.name}")
+        ((*pool_path(spec, cluster, p), "autoscaling", cap), f"{cap} of pool {p.name}")
         for p in pools
+        for cap in ("max_gpus" if p.autoscaling.max_gpus is not None else "max_nodes",)
     ]
     if role.low > most:
         yield loc.error(
