@@ -172,3 +172,28 @@ def conformance(
         app.console.say(str(note))
     app.console.say(result.summary())
     return int(result.exit_code)
+
+
+@cli.command()
+@click.option(
+    "-e",
+    "--env",
+    "envs",
+    multiple=True,
+    help="Environment(s) to report on (default: all).",
+    shell_complete=complete_envs,
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
+@click.pass_obj
+def place(app: App, envs: tuple[str, ...], as_json: bool) -> int:
+    """Which clusters can run each workload, and why the others cannot (a portability report)."""
+    from gpuplat.app import place as place_app
+
+    report = place_app.place(app.root, envs)
+    if as_json:
+        app.console.json(place_app.report_json(report))
+        return 0
+    for env, fits in report.items():
+        for line in place_app.report_lines(env, fits):
+            app.console.data(line)
+    return 0
