@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from gpuplat.spec.checks import workloads
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
+from gpuplat.spec.model import Cluster, NodePool, Spec, Workload, WorkloadPlacement
 from gpuplat.spec.resolve import resolve_pool
+from gpuplat.spec.roles import OVERRIDES
 
 WEIGHTS_CLOUD = {"gs://": "gke", "s3://": "eks"}
 """Weight sources read with one cloud's node identity, by scheme."""
@@ -95,7 +96,9 @@ def _pool_fit(
     spec: Spec, loc: Locator, index: int, workload: Workload, cluster: Cluster, pool: NodePool
 ) -> PoolFit:
     placed = workload.placements.get(cluster.name)
-    placements = {cluster.name: placed.model_copy(update={"role": None})} if placed else {}
+    # Its overrides, without its role: the trial is the workload serving there.
+    kept = {k: getattr(placed, k) for k in OVERRIDES if placed and getattr(placed, k) is not None}
+    placements = {cluster.name: WorkloadPlacement(**kept)} if kept else {}
     trial = workload.model_copy(
         update={
             "clusters": [cluster.name],
