@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import hcl2
 import yaml
 
 from tests.app.test_place import two_clouds
 from tests.support.cli import run
+from tests.support.hclread import plain
 
 
 def failover_project(folder: Path, **workload: object) -> Path:
@@ -90,3 +92,29 @@ def test_failover_to_a_cluster_the_workload_does_not_list(tmp_path: Path) -> Non
     result = run("failover", "chat", "--to", "inference-us", "-e", "dev", cwd=folder)
     assert result.exit_code == 1
     assert 'cluster "inference-us" is not one of the clusters of workload "chat"' in result.stderr
+
+
+def test_each_placement_exports_its_role_and_endpoint(tmp_path: Path) -> None:
+    folder = failover_project(tmp_path / "outputs")
+    assert run("render", cwd=folder).exit_code == 0
+    found = {}
+    for cluster in ("inference-use1", "inference-us"):
+        root = folder / "envs" / "dev" / cluster / "serving" / "outputs.tf"
+        outputs = {
+            k: v
+            for block in plain(hcl2.loads(root.read_text()))["output"]
+            for k, v in block.items()
+        }  # type: ignore[union-attr, index]
+        found.update(outputs["placements"]["value"])  # type: ignore[index]
+    assert found == {
+        "chat@inference-use1": {
+            "endpoint": "${module.serve_chat_inference-use1.service}",
+            "role": "active",
+            "serving": True,
+        },
+        "chat@inference-us": {
+            "endpoint": "${module.serve_chat_inference-us.service}",
+            "role": "cold",
+            "serving": False,
+        },
+    }
