@@ -39,8 +39,9 @@ def spec_reference() -> str:
         parts.append("| --- | --- | --- | --- |")
         for name, field in model.model_fields.items():
             described = field.description or _model_summary(field.annotation)
+            key = field.alias or name
             parts.append(
-                f"| `{name}` | {_type(field.annotation)} | {_default(field)} | {_cell(described)} |"
+                f"| `{key}` | {_type(field.annotation)} | {_default(field)} | {_cell(described)} |"
             )
         parts.append("")
     return "\n".join(parts).rstrip() + "\n"

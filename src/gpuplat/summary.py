@@ -215,8 +215,13 @@ def _reason(change: ResourceChange) -> str:
 
 
 def gpu_delta(plan: Plan) -> GpuDelta | None:
-    """GPUs at the pools' min and max node counts before and after the plan, or None."""
+    """GPUs at the pools' min and max node counts before and after the plan, or None.
+
+    The node pools of one capacity ladder share its cap (each may grow to all of it), so a
+    ladder counts its cap once at max: the largest of its rungs, not their sum.
+    """
     totals = [0, 0, 0, 0]
+    ladders: dict[tuple[int, str], int] = {}
     seen = False
     for change in plan.resource_changes:
         cloud = target_of_resource(change.type)
@@ -228,9 +233,16 @@ def gpu_delta(plan: Plan) -> GpuDelta | None:
                 continue
             planned = cloud.planned_pool(values)
             bounds = planned.gpu_bounds() if planned is not None else None
-            if bounds is not None:
-                totals[slot] += bounds[0]
+            if bounds is None:
+                continue
+            totals[slot] += bounds[0]
+            if planned is not None and planned.ladder is not None:
+                key = (slot, planned.ladder)
+                ladders[key] = max(ladders.get(key, 0), bounds[1])
+            else:
                 totals[slot + 2] += bounds[1]
     if not seen:
         return None
+    for (slot, _), most in ladders.items():
+        totals[slot + 2] += most
     return GpuDelta(totals[0], totals[1], totals[2], totals[3])

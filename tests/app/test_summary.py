@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gpuplat.addresses import element_of, elements
 from gpuplat.spec.load import load_project
-from gpuplat.summary import summarize
+from gpuplat.summary import gpu_delta, summarize
 from gpuplat.terraform import parse_plan
 from tests.support.cli import run
 
@@ -210,3 +210,34 @@ def test_aks_pool_gpus_come_from_the_vm_size_and_a_replace_is_named(tmp_path: Pa
     assert [(e.name, what, verb) for e, what, verb in summary.protected()] == [
         ("inference-eus/a100mig", "GPU pool", "replace")
     ]
+
+
+def test_a_ladder_counts_its_cap_once_at_max() -> None:
+    """Two rungs of one ladder (each may hold the whole cap of 4 nodes) and a lone pool."""
+
+    def rung(name: str, labels: dict[str, str], spot: bool) -> dict[str, object]:
+        values = pool_values(0, 4, 1)
+        node_config = values["node_config"][0]  # type: ignore[index]
+        node_config.update({"labels": labels, "spot": spot})
+        return change(
+            f"module.pool_inference-us_{name}.google_container_node_pool.this",
+            "google_container_node_pool",
+            ["create"],
+            None,
+            values,
+        )
+
+    ladder = {"gpuplat.dev/pool": "l4", "gpuplat.dev/rung": "od"}
+    plan = parse_plan(
+        plan_text(
+            [
+                rung("l4-od", ladder, False),
+                rung("l4-spot", {**ladder, "gpuplat.dev/rung": "spot"}, True),
+                rung("other", {"gpuplat.dev/pool": "other"}, False),
+            ]
+        )
+    )
+    delta = gpu_delta(plan)
+    assert delta is not None
+    # The ladder: 4 GPUs at most (not 4 + 4); the lone pool: 4 more.
+    assert delta.text() == "GPUs at min: 0 -> 0; at max: 0 -> 8 (+8)"

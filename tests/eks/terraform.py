@@ -13,6 +13,15 @@ from tests.support.specs import project
 
 EXAMPLE = "eks-l4-vllm"
 VARIANT_PATCHES = (
+    # The L4 pool as a capacity ladder: a capacity reservation, then on-demand, then spot.
+    (
+        "        capacity:\n          type: spot\n",
+        "        capacity:\n"
+        "          - reservation: cr-0123456789abcdef2\n"
+        "            zones: [us-east-1a]\n"
+        "          - on-demand\n"
+        "          - spot\n",
+    ),
     # An H100 capacity block with EFA (no new placement group: EC2 refuses one with reserved
     # capacity), Arm GPU nodes with time-slicing, admins, a KMS key, SSM access. (Bottlerocket
     # runs its own device plugin, which the GPU Operator below would double: its user data is

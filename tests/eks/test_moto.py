@@ -191,8 +191,18 @@ def test_example_infra_applies_replans_and_destroys_on_moto(
     assert out["cloud"] == "eks" and out["name"] == CLUSTER and out["location"] == "us-east-1"
     assert out["host"].startswith("https://") and out["host"] == f"https://{out['endpoint']}"
     assert out["ca_certificate"]
+    # The Auto Scaling groups the priority expander's patterns name are the ones EKS made for
+    # the node groups (AWS names them; the infra stage's outputs carry the names).
+    eks_api = moto.client("eks")
+
+    def asg_of(group: str) -> str:
+        found = eks_api.describe_nodegroup(clusterName=CLUSTER, nodegroupName=group)
+        return str(found["nodegroup"]["resources"]["autoScalingGroups"][0]["name"])
+
+    assert out["system_group"] == asg_of("system")
     assert out["pools"]["l4-shared"] == {
         "name": "l4-shared",
+        "autoscaling_group": asg_of("l4-shared"),
         "accelerator": "L4",
         "gpus_per_node": 1,
         "labels": {

@@ -30,7 +30,7 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def variant(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example plus what it does not use: a capacity block with EFA and compact placement,
+    """The example plus what it does not use: a capacity ladder, a capacity block with EFA and compact placement,
     an ARM reservation pool, admins, a KMS key, and a second region's cluster in an existing VPC
     behind an emulator endpoint (so two aliased aws providers)."""
     return render_example(tmp_path_factory.mktemp("eks-variant"), VARIANT_PATCHES)
@@ -48,6 +48,8 @@ def test_variant_infra_roots_validate(variant: Path, tmp_path: Path) -> None:
     assert [r.parent.name for r in roots] == ["inference-use1", "inference-usw2"]
     text = (roots[0] / "main.tf").read_text(encoding="utf-8")
     assert 'type           = "CAPACITY_BLOCK"' in text
+    for rung in ("l4-shared-res", "l4-shared-od", "l4-shared-spot"):
+        assert f'module "pool_inference-use1_{rung}"' in text
     assert "endpoints {" in (roots[1] / "providers.tf").read_text(encoding="utf-8")
     for root in roots:
         (tmp_path / root.parent.name).mkdir()

@@ -10,10 +10,17 @@ import yaml
 
 from gpuplat.app.init import list_examples
 from tests.support.cli import run
-from tests.support.specs import DRA_CLUSTER_PATCH, OPERATOR_PATCH, POD_PATCH, project
+from tests.support.hclread import modules
+from tests.support.specs import (
+    DRA_CLUSTER_PATCH,
+    GKE_LADDER_PATCH,
+    OPERATOR_PATCH,
+    POD_PATCH,
+    project,
+)
 
 EXAMPLES = [name for name, _ in list_examples()]
-CUSTOM_KINDS = {"HTTPScaledObject", "ScaledObject"}
+CUSTOM_KINDS = {"HTTPScaledObject", "ScaledObject", "ComputeClass"}
 
 
 def render_manifests(folder: Path) -> Path:
@@ -29,7 +36,7 @@ def validate_tree(out: Path) -> tuple[int, list[str]]:
     for path in sorted(out.rglob("*.yaml")):
         for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
             if doc["kind"] in CUSTOM_KINDS:
-                # No schema for KEDA's CRDs ships with kubernetes-validate; they are checked
+                # No schema for KEDA's or GKE's CRDs ships with kubernetes-validate; they are checked
                 # by the cluster at apply time.
                 custom.append(doc["kind"])
                 continue
@@ -121,3 +128,23 @@ def test_manifests_never_replace_a_foreign_folder(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.startswith(f"Error: {foreign} exists and was not written by gpuplat\n")
     assert (foreign / "notes.txt").read_text() == "keep me"
+
+
+def test_ladder_manifests_validate_and_carry_the_platform_roots_compute_class(
+    tmp_path: Path,
+) -> None:
+    folder = project(tmp_path, GKE_LADDER_PATCH)
+    out = render_manifests(folder)
+    _, custom = validate_tree(out)
+    assert "ComputeClass" in custom
+    docs = [d for p in sorted(out.rglob("*.yaml")) for d in yaml.safe_load_all(p.read_text())]
+    quota = next(d for d in docs if d["kind"] == "ResourceQuota")
+    assert quota["spec"]["hard"] == {"requests.nvidia.com/gpu": "4"}  # validated strict above
+    pod = next(d for d in docs if d["kind"] == "Deployment")["spec"]["template"]["spec"]
+    assert pod["nodeSelector"] == {"cloud.google.com/compute-class": "gpuplat-l4-shared"}
+    # The plain ComputeClass is the platform root's, field for field.
+    assert run("render", cwd=folder).exit_code == 0
+    root = folder / "envs" / "dev" / "inference-us" / "platform" / "main.tf"
+    module = next(iter(modules(root).values()))
+    cls = next(d for d in docs if d["kind"] == "ComputeClass")
+    assert module["compute_classes"] == [cls]

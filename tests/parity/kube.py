@@ -21,6 +21,7 @@ KINDS = {
     "kubernetes_deployment_v1": ("apps/v1", "Deployment"),
     "kubernetes_service_v1": ("v1", "Service"),
     "kubernetes_pod_disruption_budget_v1": ("policy/v1", "PodDisruptionBudget"),
+    "kubernetes_resource_quota_v1": ("v1", "ResourceQuota"),
     "kubernetes_horizontal_pod_autoscaler_v2": ("autoscaling/v2", "HorizontalPodAutoscaler"),
 }
 # Lists of blocks whose Kubernetes field is the plural of the provider's block name.

@@ -27,7 +27,7 @@ from gpuplat.spec.load import load_project
 from gpuplat.workload.serving import ServingPlan, serving_plans
 from tests.parity.kube import Obj, differences, normal, typed_object
 from tests.support.realparts import provider_schema_dir
-from tests.support.specs import DRA_CLUSTER_PATCH, POD_PATCH, project
+from tests.support.specs import DRA_CLUSTER_PATCH, GKE_LADDER_PATCH, POD_PATCH, project
 from tests.support.standin import build_stand_ins, run
 
 pytestmark = pytest.mark.terraform
@@ -48,6 +48,7 @@ CASES = [
     ("queue", "gke-l4-vllm", QUEUE_PATCH),
     ("aks", "aks-a100-vllm", ()),
     ("akscopy", "aks-a100-vllm", (("      mount: blobfuse ", "      mount: copy "),)),
+    ("ladder", "gke-l4-vllm", GKE_LADDER_PATCH),
 ]
 MODULES = ("model-server", "scale-to-zero")
 
@@ -187,6 +188,7 @@ def test_cases_cover_every_object_kind(
         "PodDisruptionBudget",
         "HorizontalPodAutoscaler",
         "ResourceClaimTemplate",
+        "ResourceQuota",
         "HTTPScaledObject",
         "ScaledObject",
     }

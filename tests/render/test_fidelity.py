@@ -12,7 +12,7 @@ from gpuplat.conformance import check, load_schemas
 from tests.support.cli import run
 from tests.support.golden import GOLDEN
 from tests.support.realparts import provider_schema_dir, terraform_bin, terraform_env
-from tests.support.specs import DRA_CLUSTER_PATCH, OPERATOR_PATCH, project
+from tests.support.specs import DRA_CLUSTER_PATCH, GKE_LADDER_PATCH, OPERATOR_PATCH, project
 
 EXAMPLES = [name for name, _ in list_examples()]
 
@@ -41,7 +41,8 @@ def test_rendered_trees_are_terraform_fmt_clean(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "patches"), [("dra", DRA_CLUSTER_PATCH), ("operator", OPERATOR_PATCH)]
+    ("name", "patches"),
+    [("dra", DRA_CLUSTER_PATCH), ("operator", OPERATOR_PATCH), ("ladder", GKE_LADDER_PATCH)],
 )
 def test_variants_conform(name: str, patches: tuple[tuple[str, str], ...], tmp_path: Path) -> None:
     folder = project(tmp_path, patches)

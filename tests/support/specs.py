@@ -38,6 +38,20 @@ POD_PATCH = (
 )
 """Environment values from a Secret and a ConfigMap key, extra pod labels and annotations."""
 
+GKE_LADDER_PATCH = (
+    (
+        "        capacity:\n          type: spot\n",
+        "        capacity:\n"
+        "          - reservation: l4-reserved\n"
+        "            zones: [us-central1-a]\n"
+        "          - on-demand\n"
+        "          - flex-start: {max_run_duration: 2d}\n"
+        "          - spot\n",
+    ),
+    ("      release_channel: REGULAR\n", '      release_channel: REGULAR\n      version: "1.33"\n'),
+)
+"""The example's pool as a capacity ladder: reservation, on-demand, flex-start, spot."""
+
 
 def project(
     tmp_path: Path, patches: tuple[tuple[str, str], ...] = (), example: str = "gke-l4-vllm"

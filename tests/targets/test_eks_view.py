@@ -343,7 +343,9 @@ def test_infra_outputs_have_the_shape_later_stages_read(tmp_path: Path) -> None:
         'endpoint       = trimprefix(module.cluster_inference-use1.endpoint, "https://")',
         "host           = module.cluster_inference-use1.endpoint",
         "ca_certificate = module.cluster_inference-use1.ca_certificate",
-        'accelerator   = "L4"',
-        "taints        = module.pool_inference-use1_l4-shared.taints",
+        "system_group   = module.cluster_inference-use1.system_autoscaling_group_name",
+        'accelerator       = "L4"',
+        "autoscaling_group = module.pool_inference-use1_l4-shared.autoscaling_group_name",
+        "taints            = module.pool_inference-use1_l4-shared.taints",
     ):
         assert line in text, line

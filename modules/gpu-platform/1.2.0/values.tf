@@ -101,23 +101,30 @@ locals {
     tolerations = local.gpu_tolerations
   }
 
-  cluster_autoscaler_values = {
-    cloudProvider = "aws"
-    awsRegion     = var.cluster_autoscaler.region
-    autoDiscovery = { clusterName = var.cluster_autoscaler.cluster_name }
-    rbac          = { serviceAccount = { create = true, name = var.cluster_autoscaler.service_account } }
-    extraArgs = {
-      # GPU nodes come from node groups of identical shape spread over zones.
-      balance-similar-node-groups = true
-      expander                    = "least-waste"
-      skip-nodes-with-system-pods = false
-      # A GPU node takes minutes to be ready and a model minutes to load: do not give up on
-      # a new node too early, nor remove one the moment its pods finish.
-      max-node-provision-time    = "25m"
-      scale-down-delay-after-add = "10m"
-      scale-down-unneeded-time   = "10m"
-    }
-  }
+  # A capacity ladder's rungs are node groups tried in order: the priority expander picks the
+  # highest priority group that fits a pending pod, least-waste breaks ties between equals.
+  autoscaler_ladder = length(var.cluster_autoscaler.priorities) > 0
+  cluster_autoscaler_values = merge(
+    {
+      cloudProvider = "aws"
+      awsRegion     = var.cluster_autoscaler.region
+      autoDiscovery = { clusterName = var.cluster_autoscaler.cluster_name }
+      rbac          = { serviceAccount = { create = true, name = var.cluster_autoscaler.service_account } }
+      extraArgs = {
+        # GPU nodes come from node groups of identical shape spread over zones.
+        balance-similar-node-groups = true
+        expander                    = local.autoscaler_ladder ? "priority,least-waste" : "least-waste"
+        skip-nodes-with-system-pods = false
+        # A GPU node takes minutes to be ready and a model minutes to load: do not give up on
+        # a new node too early, nor remove one the moment its pods finish.
+        max-node-provision-time    = "25m"
+        scale-down-delay-after-add = "10m"
+        scale-down-unneeded-time   = "10m"
+      }
+    },
+    # The chart writes these into the cluster-autoscaler-priority-expander ConfigMap.
+    local.autoscaler_ladder ? { expanderPriorities = var.cluster_autoscaler.priorities } : {},
+  )
 
   keda_http_values = {
     interceptor = {

@@ -1,8 +1,9 @@
 """The cost of an environment: per cluster and pool, at the floor, expected and the ceiling.
 
 - floor: every pool at ``min_nodes`` (what the platform costs when idle);
-- expected: the nodes the workloads' ``replicas.min`` need on their first cluster, never below
-  ``min_nodes`` (the replicas that always run; gpuplat has no traffic forecast);
+- expected: the nodes the replicas that always run need (``replicas.min`` where a workload is
+  active, ``warm_replicas`` where it is a warm standby), never below ``min_nodes`` (gpuplat has
+  no traffic forecast);
 - ceiling: every pool at ``max_nodes`` (the most the platform can cost).
 
 GPU pools are priced by :func:`gpuplat.cost.rates.pool_rungs`; each cluster also has its fee
@@ -21,6 +22,7 @@ from gpuplat.cost.rates import Rate, capacity_label, cluster_fee_rate, pool_rung
 from gpuplat.spec.diagnostics import KeyPath
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.spec.resolve import resolve_pool
+from gpuplat.spec.roles import bounds
 from gpuplat.targets import pool_node_bounds
 
 LevelName = Literal["floor", "expected", "ceiling"]
@@ -142,7 +144,7 @@ def estimate(name: str, spec: Spec) -> EnvCost:
     Returns:
         The cost of every cluster and pool at the floor, expected and ceiling levels.
     """
-    expected = pack(spec, lambda w: w.replicas.min, primary_only=True)
+    expected = pack(spec, lambda w, cluster: bounds(w, cluster).low)
     clusters = []
     for i, cluster in enumerate(spec.clusters):
         pools = []

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import resolve_pool, workload_pools
+from gpuplat.spec.roles import on
 from gpuplat.targets import pool_node_bounds
 
 PoolKey = tuple[str, str]
@@ -63,14 +64,13 @@ class Packing:
     """Workload name -> replicas that fit on none of its pools (summed over its clusters)."""
 
 
-def pack(spec: Spec, replicas: Callable[[Workload], int], *, primary_only: bool) -> Packing:
-    """Pack each workload's replicas onto its pools.
+def pack(spec: Spec, replicas: Callable[[Workload, str], int]) -> Packing:
+    """Pack each workload's replicas onto its pools, cluster by cluster.
 
     Args:
         spec: The environment's spec.
-        replicas: How many replicas of a workload to place (e.g. its min or its max).
-        primary_only: Place replicas on each workload's first cluster only (where it runs);
-            otherwise on every cluster it may run on (what each of them must be able to hold).
+        replicas: How many replicas of a workload to place on a cluster (e.g. what its role
+            there always runs, or its max on every cluster it may fail over to).
 
     Returns:
         The fill of every pool of every cluster, and what did not fit.
@@ -84,14 +84,14 @@ def pack(spec: Spec, replicas: Callable[[Workload], int], *, primary_only: bool)
     ordered = sorted(spec.workloads, key=lambda w: -w.gpus)
     for workload in ordered:
         pools = workload_pools(spec, workload)
-        names = workload.clusters[:1] if primary_only else workload.clusters
-        for name in names:
+        for name in workload.clusters:
             if name not in clusters:
                 continue
-            left = replicas(workload)
+            left = replicas(workload, name)
+            gpus = on(workload, name).gpus
             for pool in pools.get(name, []):
                 fill = fills[(name, pool.name)]
-                while left and fill.take(workload.gpus):
+                while left and fill.take(gpus):
                     left -= 1
                     fill.placed[workload.name] = fill.placed.get(workload.name, 0) + 1
             if left:

@@ -1,9 +1,9 @@
 """What one node of a pool costs per hour, by capacity type, and what a cluster's fee is.
 
 :func:`pool_rungs` is the one place the cost model asks for a pool's capacity and per-node
-price. It returns a tuple of rungs — today one, the pool's capacity type — so that a pool that
-falls back through several capacity types (each with its own price) is the same question with a
-longer answer.
+price. It returns one rate per rung of the pool's capacity ladder (one for a pool of one
+capacity type): the floor and expected levels are priced on the preferred rung, the ceiling on
+the dearest (cost/estimate.py).
 """
 
 from __future__ import annotations
@@ -12,11 +12,21 @@ from dataclasses import dataclass, replace
 
 from gpuplat import catalog
 from gpuplat.catalog import Cloud, Price
+from gpuplat.spec.ladder import ladder
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.targets import target
 
-CAPACITY_LABELS = ("on-demand", "spot", "reservation", "capacity-block", "flex-start", "queued")
-"""Capacity types as the cost report names them (an EKS reservation block is a capacity-block)."""
+CAPACITY_LABELS = (
+    "on-demand",
+    "spot",
+    "reservation",
+    "capacity-block",
+    "flex-start",
+    "queued",
+    "ladder",
+)
+"""Capacity types as the cost report names them (an EKS reservation block is a capacity-block;
+a pool whose nodes come from a capacity ladder is a ladder, priced per rung)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +59,11 @@ class Rate:
 
 
 def capacity_label(cluster: Cluster, pool: NodePool) -> str:
-    """The capacity type of a pool as the cost report names it."""
-    capacity = pool.capacity
-    if capacity.type == "reservation" and capacity.block:
-        return "capacity-block"
-    return capacity.type
+    """The capacity of a pool as the cost report names it: its one type, or ``ladder``."""
+    lad = ladder(cluster, pool)
+    if lad.is_ladder:
+        return "ladder"
+    return lad.rungs[0].kind or "on-demand"
 
 
 def pool_rungs(cluster: Cluster, pool: NodePool) -> tuple[Rate, ...]:
@@ -64,13 +74,18 @@ def pool_rungs(cluster: Cluster, pool: NodePool) -> tuple[Rate, ...]:
         pool: The node pool.
 
     Returns:
-        One rate per rung, preferred first (today: the pool's one capacity type).
+        One rate per rung of the pool's capacity ladder, preferred first (one for a pool of one
+        capacity type); each priced for its own shape.
     """
-    attached = target(cluster.cloud).attached_gpus(pool)
-    rate = shape_rate(
-        cluster.cloud, pool.machine_type, capacity_label(cluster, pool), cluster.region, attached
-    )
-    return (rate,)
+    cloud = target(cluster.cloud)
+    out = []
+    for rung in ladder(cluster, pool).rungs:
+        attached = cloud.attached_gpus(rung.pool)
+        kind = rung.kind or "on-demand"
+        out.append(
+            shape_rate(cluster.cloud, rung.pool.machine_type, kind, cluster.region, attached)
+        )
+    return tuple(out)
 
 
 def shape_rate(

@@ -24,6 +24,7 @@ from gpuplat.cost.placement import PoolKey, pack, targeted
 from gpuplat.cost.report import amount_json
 from gpuplat.spec.model import NodePool, Spec
 from gpuplat.spec.resolve import resolve_pool, workload_pools
+from gpuplat.spec.roles import on
 
 Kind = Literal["indivisible", "unused-at-max", "untargeted", "short"]
 
@@ -64,7 +65,7 @@ def stranded(spec: Spec, cost: EnvCost) -> list[Finding]:
     Returns:
         Findings, per pool in spec order.
     """
-    at_max = pack(spec, lambda w: w.replicas.max, primary_only=False)
+    at_max = pack(spec, lambda w, cluster: on(w, cluster).replicas.max)
     aimed = targeted(spec)
     pools = {(p.cluster, p.name): p for p in cost.pools()}
     clusters = {c.name: c for c in spec.clusters}

@@ -14,6 +14,7 @@ import yaml
 from gpuplat.addons import AddonsPlan, plan_addons
 from gpuplat.manifests.pod import Obj, pod_spec
 from gpuplat.spec.load import EnvSpec
+from gpuplat.targets import target
 from gpuplat.workload.blob import CLIENT_ID_ANNOTATION
 from gpuplat.workload.scaling import Hpa, ZeroScaler
 from gpuplat.workload.serving import GPU_RESOURCE, ServingPlan, serving_plans
@@ -131,6 +132,15 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             },
         },
     ]
+    if plan.gpu_quota is not None:
+        objects.append(
+            {
+                "apiVersion": "v1",
+                "kind": "ResourceQuota",
+                "metadata": _meta(f"{plan.name}-gpus", ns, labels),
+                "spec": {"hard": {"requests.nvidia.com/gpu": str(plan.gpu_quota)}},
+            }
+        )
     if plan.hpa is not None:
         objects.append(_hpa(plan, plan.hpa))
     if plan.zero is not None:
@@ -281,4 +291,8 @@ def build_manifests(env: EnvSpec) -> dict[str, str]:
         objects = addon_objects(plan_addons(env.spec, cluster))
         if objects:
             files[f"{env.name}/{cluster.name}/platform/device-plugin-config.yaml"] = dump(objects)
+        # The same objects the platform stage applies (one source: the target's ladders).
+        ladders = target(cluster.cloud).ladder_platform(env.spec, cluster).manifests
+        if ladders:
+            files[f"{env.name}/{cluster.name}/platform/compute-classes.yaml"] = dump(ladders)
     return dict(sorted(files.items()))

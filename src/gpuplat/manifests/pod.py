@@ -99,6 +99,8 @@ def pod_spec(plan: ServingPlan) -> Obj:
         "affinity": {"nodeAffinity": _node_affinity(plan)},
         "tolerations": [dict(t) for t in plan.tolerations],
     }
+    if plan.node_selector:
+        pod["nodeSelector"] = dict(plan.node_selector)
     if weights.mode == "copy":
         pod["initContainers"] = [
             {

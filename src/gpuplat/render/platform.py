@@ -3,10 +3,36 @@
 from __future__ import annotations
 
 from gpuplat.addons import plan_addons
+from gpuplat.hcl.writer import Raw, quote, raw
 from gpuplat.render.access import cluster_access
 from gpuplat.render.naming import module_label
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster
+from gpuplat.targets import SYSTEM_GROUP, target
+
+
+def group_pattern(cluster: str, group: str) -> Raw:
+    """An exact pattern of a node group's Auto Scaling group, read from the infra stage's state.
+
+    AWS names a managed node group's Auto Scaling group itself; EKS names hold only letters,
+    digits and dashes, so the name needs no escaping inside the pattern.
+    """
+    clusters = f"local.clusters[{quote(cluster)}]"
+    name = (
+        f"{clusters}.system_group"
+        if group == SYSTEM_GROUP
+        else f"{clusters}.pools[{quote(group)}].autoscaling_group"
+    )
+    return raw(f'format("^%s$", {name})')
+
+
+def autoscaler_priorities(env: EnvSpec, cluster: Cluster) -> dict[str, list[Raw]]:
+    """Priority expander patterns: priority (as the chart's map key) -> node group patterns."""
+    ladders = target(cluster.cloud).ladder_platform(env.spec, cluster)
+    return {
+        str(level): [group_pattern(cluster.name, g) for g in groups]
+        for level, groups in ladders.priorities
+    }
 
 
 def platform_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
@@ -36,11 +62,19 @@ def platform_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
             "cluster_name": cluster.name,
             "region": plan.region,
         },
+        "compute_classes": list(target(cluster.cloud).ladder_platform(env.spec, cluster).manifests),
         "charts": {
             name: {"repository": pin.repository, "chart": pin.chart, "version": pin.version}
             for name, pin in plan.charts().items()
         },
     }
+    priorities = autoscaler_priorities(env, cluster)
+    if priorities:
+        autoscaler = args["cluster_autoscaler"]
+        assert isinstance(autoscaler, dict)
+        autoscaler["priorities"] = priorities
+    if not args["compute_classes"]:
+        del args["compute_classes"]
     return {
         **cluster_access(cluster),
         "module": module_label("platform", cluster.name),

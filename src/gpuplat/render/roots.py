@@ -124,20 +124,28 @@ def _platform(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[st
 
 
 def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str], set[str]]:
-    servers = [server_view(p) for p in serving_plans(env) if p.cluster == cluster.name]
+    plans = [p for p in serving_plans(env) if p.cluster == cluster.name]
+    servers = [server_view(p) for p in plans]
     modules = {"model-server"} if servers else set()
     if any(s["zero"] for s in servers):
         modules.add("scale-to-zero")
     # One map written by expr(), which aligns its keys as terraform fmt does at any width.
-    endpoints = {
-        f"{s['workload']}@{s['cluster']}": raw(
-            f"module.{ident(str(s['zero_module']))}.endpoint"
-            if s["zero"]
-            else f"module.{ident(str(s['module']))}.service"
-        )
-        for s in servers
+    endpoints: dict[str, object] = {}
+    # What a front door (DNS, a global load balancer, a multi-cluster gateway) needs per
+    # placement: where to send requests and whether this placement serves now.
+    placements: dict[str, object] = {}
+    for plan, s in zip(plans, servers, strict=True):
+        key = f"{plan.name}@{plan.cluster}"
+        module = str(s["zero_module"] if s["zero"] else s["module"])
+        endpoint = raw(f"module.{ident(module)}.{'endpoint' if s['zero'] else 'service'}")
+        endpoints[key] = endpoint
+        placements[key] = {"role": plan.role, "serving": plan.primary, "endpoint": endpoint}
+    context: dict[str, object] = {
+        "servers": servers,
+        "endpoints": endpoints,
+        "placements": placements,
     }
-    return {"servers": servers, "endpoints": endpoints}, modules, {"kubernetes"}
+    return context, modules, {"kubernetes"}
 
 
 _STAGES = {"infra": _infra, "platform": _platform, "serving": _serving}

@@ -15,6 +15,13 @@ from gpuplat.workload.health import Probe
 from gpuplat.workload.serving import EnvVar, ServingPlan
 from gpuplat.workload.weights import Weights
 
+ROLE_TEXT = {
+    "active": "primary",
+    "warm": "warm standby: runs a few replicas, ready to take traffic",
+    "cold": "cold standby: no replicas until traffic or `gpuplat failover` arrives",
+}
+"""The role of a placement, as the serving root's comment says it."""
+
 
 def _probe(probe: Probe) -> dict[str, object]:
     return {
@@ -113,6 +120,12 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
     reader = plan.weights.reader
     if reader is not None:
         args["service_account_annotations"] = {CLIENT_ID_ANNOTATION: client_id(reader)}
+    if plan.node_selector:
+        placement = args["placement"]
+        assert isinstance(placement, dict)
+        placement["node_selector"] = dict(plan.node_selector)
+    if plan.gpu_quota is not None:
+        args["gpu_quota"] = plan.gpu_quota
     if plan.hpa is not None:
         down = plan.hpa.scale_down
         args["hpa"] = {
@@ -178,6 +191,7 @@ def server_view(plan: ServingPlan) -> dict[str, object]:
         "workload": plan.name,
         "cluster": plan.cluster,
         "primary": plan.primary,
+        "role_text": ROLE_TEXT[plan.role],
         "module": module_label("serve", plan.name, plan.cluster),
         "zero_module": module_label("zero", plan.name, plan.cluster),
         "alias": provider_alias(plan.cluster),

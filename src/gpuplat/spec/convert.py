@@ -39,7 +39,7 @@ def _convert(err: ErrorDetails, model: type[BaseModel], locator: Locator) -> Dia
     if kind == "extra_forbidden":
         name = str(path[-1])
         owner = _model_at(model, path[:-1])
-        allowed = sorted(owner.model_fields) if owner else []
+        allowed = sorted(f.alias or n for n, f in owner.model_fields.items()) if owner else []
         close = difflib.get_close_matches(name, allowed, n=1, cutoff=0.6)
         if close:
             hint = f'did you mean "{close[0]}"?'
@@ -110,9 +110,11 @@ def _data_path(loc: Sequence[int | str], root: Node) -> KeyPath:
     """
     out: list[int | str] = []
     node: Node | None = root
-    for part in loc:
+    for k, part in enumerate(loc):
         value = node.value if node is not None else None
         if isinstance(value, dict) and isinstance(part, str):
+            if part not in value and k < len(loc) - 1:
+                continue  # a union member's tag: only the last part can be a missing key
             out.append(part)
             node = value.get(part)
         elif isinstance(value, list) and isinstance(part, int):
@@ -138,40 +140,61 @@ def _unwrap(annotation: object) -> object:
             return annotation
 
 
+def _members(annotation: object) -> list[object]:
+    """The alternatives of a union (one item for anything else), Annotated layers stripped."""
+    annotation = _unwrap(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return [_unwrap(a) for a in typing.get_args(annotation) if a is not type(None)]
+    return [annotation]
+
+
+def _field(model: type[BaseModel], key: str) -> object:
+    """A model field's annotation by its key in the data (its alias, else its name)."""
+    for name, field in model.model_fields.items():
+        if (field.alias or name) == key:
+            return field.annotation
+    return None
+
+
+def _step(annotation: object, part: int | str) -> object:
+    """The annotation one key or index further down (the union member that has it)."""
+    for member in _members(annotation):
+        if isinstance(member, type) and issubclass(member, BaseModel):
+            if isinstance(part, str) and (found := _field(member, part)) is not None:
+                return found
+        elif typing.get_origin(member) is list and isinstance(part, int):
+            return typing.get_args(member)[-1]
+        elif typing.get_origin(member) is dict and isinstance(part, str):
+            return typing.get_args(member)[-1]
+    return None
+
+
 def _annotation_at(model: type[BaseModel], path: KeyPath) -> object:
     annotation: object = model
     for part in path:
-        annotation = _unwrap(annotation)
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            field = annotation.model_fields.get(str(part))
-            if field is None:
-                return None
-            annotation = field.annotation
-        elif typing.get_origin(annotation) in (list, dict):
-            annotation = typing.get_args(annotation)[-1]
-        else:
+        annotation = _step(annotation, part)
+        if annotation is None:
             return None
     return _unwrap(annotation)
 
 
 def _model_at(model: type[BaseModel], path: KeyPath) -> type[BaseModel] | None:
-    annotation = _annotation_at(model, path)
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
+    for member in _members(_annotation_at(model, path)):
+        if isinstance(member, type) and issubclass(member, BaseModel):
+            return member
     return None
 
 
 def _literal_choices(model: type[BaseModel], path: KeyPath) -> list[object]:
-    annotation = _annotation_at(model, path)
-    if typing.get_origin(annotation) is typing.Literal:
-        return list(typing.get_args(annotation))
+    for member in _members(_annotation_at(model, path)):
+        if typing.get_origin(member) is typing.Literal:
+            return list(typing.get_args(member))
     return []
 
 
 def _describe(owner: type[BaseModel] | None, name: str) -> str | None:
-    if owner is None or name not in owner.model_fields:
-        return None
-    return owner.model_fields[name].description
+    fields = {f.alias or n: f for n, f in (owner.model_fields.items() if owner else ())}
+    return fields[name].description if name in fields else None
 
 
 def _kind(value: object) -> str:
@@ -217,7 +240,7 @@ def without_bad_values(
             return None
         owner = _model_at(model, path[:-1])
         if owner is not None and err["type"] != "extra_forbidden":
-            field = owner.model_fields.get(path[-1])
+            field = {f.alias or n: f for n, f in owner.model_fields.items()}.get(path[-1])
             if field is None or field.is_required():
                 return None
         parent = repaired

@@ -6,9 +6,18 @@ adding a target package (rules, checks, infra views) and its templates.
 
 from __future__ import annotations
 
+from gpuplat.spec.ladder import ladder
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets.aks import AKS
-from gpuplat.targets.base import InfraPart, KubeAuth, ResolvedPlugin, Setting, Target
+from gpuplat.targets.base import (
+    SYSTEM_GROUP,
+    InfraPart,
+    KubeAuth,
+    LadderPlatform,
+    ResolvedPlugin,
+    Setting,
+    Target,
+)
 from gpuplat.targets.eks import EKS
 from gpuplat.targets.gke import GKE
 
@@ -41,16 +50,22 @@ def pool_zone_count(cluster: Cluster, pool: NodePool) -> int:
 
 
 def pool_node_bounds(cluster: Cluster, pool: NodePool) -> tuple[int, int]:
-    """(fewest, most) nodes of a pool in total, whatever way the bounds are written."""
+    """(fewest, most) nodes of a pool in total, whatever way the bounds are written.
+
+    For a capacity ladder the most is its one cap, across all its rungs (``max_nodes``, or
+    what ``max_gpus`` allows), not the sum of the rungs' node pools.
+    """
     auto = pool.autoscaling
     factor = pool_zone_count(cluster, pool) if auto.per_zone else 1
-    return auto.min_nodes * factor, auto.max_nodes * factor
+    return auto.min_nodes * factor, ladder(cluster, pool).cap_nodes * factor
 
 
 __all__ = [
+    "SYSTEM_GROUP",
     "TARGETS",
     "InfraPart",
     "KubeAuth",
+    "LadderPlatform",
     "ResolvedPlugin",
     "Setting",
     "Target",

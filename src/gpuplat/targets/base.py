@@ -17,6 +17,7 @@ from gpuplat import catalog
 from gpuplat.catalog import GpuModel, Shape
 from gpuplat.labels import DEVICE_PLUGIN_CONFIG_LABEL, MIG_CONFIG_LABEL, POOL_LABEL, SHARED_MODES
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import RUNG_LABEL, Ladder, LadderRung
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets.node_reserve import Reserve
@@ -85,6 +86,21 @@ class InfraPart:
     """Module names the part calls."""
     providers: Mapping[str, object]
     """What ``roots/infra/<cloud>.providers.tf.j2`` writes."""
+
+
+@dataclass(frozen=True)
+class LadderPlatform:
+    """What a cluster's platform stage renders so scale-up climbs its pools' ladders in order."""
+
+    manifests: tuple[dict[str, object], ...] = ()
+    """Kubernetes objects the cloud reads (GKE: one ComputeClass per ladder)."""
+    priorities: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """Cluster-autoscaler priority expander: (priority, node groups), highest first. A group is
+    named by its rendered node pool, or :data:`SYSTEM_GROUP` for the cluster's system group."""
+
+
+SYSTEM_GROUP = "<system>"
+"""How :attr:`LadderPlatform.priorities` names a cluster's system node group."""
 
 
 class Target:
@@ -227,6 +243,45 @@ class Target:
     def mig_strategy(self, plugin: ResolvedPlugin) -> Literal["single"] | None:
         """The MIG strategy the device plugin or GPU Operator runs with on MIG pools."""
         return self.operator_mig_strategy if plugin in ("gpu-operator", "dra") else None
+
+    # --------------------------------------------------------------- capacity ladders
+
+    ladder_kinds: ClassVar[tuple[str, ...]] = ()
+    """Rung kinds this cloud's ladders climb through; empty while it renders no ladder."""
+
+    def check_ladder(
+        self, spec: Spec, cluster: Cluster, ladder: Ladder, base: KeyPath, loc: Locator
+    ) -> Iterator[Diagnostic]:
+        """Checks of a ladder of several rungs that only this cloud needs.
+
+        A cloud that renders no ladder yet refuses one here, at the pool's capacity.
+        """
+        yield loc.error(
+            (*base, "capacity"),
+            f'{self.title} cannot render a capacity ladder yet: pool "{ladder.pool.name}" '
+            f"lists {len(ladder.rungs)} rungs",
+            f"give the pool one capacity type (e.g. capacity: {{type: on-demand}}) or one "
+            f"pool per capacity type; {self.title} ladders come with its pool priorities",
+        )
+
+    def rung_labels(self, spec: Spec, ladder: Ladder, rung: LadderRung) -> dict[str, str]:
+        """Node labels of a rung's node pool: the pool's, plus the rung and the cloud's own."""
+        labels = self.pool_labels(spec, ladder.pool)
+        if ladder.is_ladder:
+            labels[RUNG_LABEL] = rung.name
+        return dict(sorted(labels.items()))
+
+    def rung_taints(self, ladder: Ladder) -> tuple[dict[str, str], ...]:
+        """Taints the cloud's ladder needs on every rung's nodes (beyond the pool's own)."""
+        return ()
+
+    def ladder_platform(self, spec: Spec, cluster: Cluster) -> LadderPlatform:
+        """What the platform stage renders for the cluster's ladders (nothing by default)."""
+        return LadderPlatform()
+
+    def ladder_selector(self, ladder: Ladder) -> tuple[dict[str, str], tuple[dict[str, str], ...]]:
+        """Node selector and tolerations a workload on a ladder needs (none by default)."""
+        return {}, ()
 
     # --------------------------------------------------------------- roots and plans
 

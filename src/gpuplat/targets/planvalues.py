@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gpuplat.catalog import Cloud
+from gpuplat.labels import POOL_LABEL
+from gpuplat.spec.ladder import RUNG_LABEL
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +23,8 @@ class PlannedPool:
     gpus_per_node: int | None = None
     attached: tuple[str, int] | None = None
     """GPUs attached to the host shape (accelerator, count) and priced apart from it."""
+    ladder: str | None = None
+    """The pool whose capacity ladder this node pool is a rung of (its rungs share one cap)."""
 
     def gpu_bounds(self) -> tuple[int, int] | None:
         """(GPUs at min, at max nodes), or None when the GPU count is unknown."""
@@ -45,3 +49,11 @@ def number(values: Mapping[str, object], *keys: str) -> int | None:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return int(value)
     return None
+
+
+def ladder_of(labels: object) -> str | None:
+    """The laddered pool a node pool is a rung of, read from its node labels (else None)."""
+    if not isinstance(labels, Mapping) or RUNG_LABEL not in labels:
+        return None
+    pool = labels.get(POOL_LABEL)
+    return pool if isinstance(pool, str) else None

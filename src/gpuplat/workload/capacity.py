@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import resolve_pool, workload_pools
+from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import pool_node_bounds
 
 
@@ -27,9 +28,8 @@ class Demand:
 
 
 def max_replicas_on(workload: Workload, cluster: Cluster) -> int:
-    """A workload's most replicas on a cluster (a standby cluster runs none)."""
-    primary = workload.clusters[0] == cluster.name
-    return workload.replicas.max if primary or workload.scale_to_zero else 0
+    """A workload's most replicas on a cluster, for its role there (spec/roles.py)."""
+    return bounds(workload, cluster.name).high
 
 
 def units_per_node(cluster: Cluster, pool: NodePool) -> int:
@@ -62,7 +62,7 @@ def demands(spec: Spec, cluster: Cluster) -> list[Demand]:
         pools = workload_pools(spec, workload).get(cluster.name)
         if not pools:
             continue
-        units = max_replicas_on(workload, cluster) * workload.gpus
+        units = max_replicas_on(workload, cluster) * on(workload, cluster.name).gpus
         out.append(Demand(workload, i, tuple(p.name for p in pools), units))
     return out
 
@@ -83,8 +83,9 @@ def left_for(spec: Spec, workload: Workload, cluster: Cluster) -> tuple[int, str
             continue
         shared = [by_name[n] for n in other.pools if n in names]
         taken += min(other.units, sum(pool_units(cluster, p) for p in shared))
-    fits = placeable(cluster, pools, workload.gpus)
-    left = max(total - taken, 0) // workload.gpus
+    gpus = on(workload, cluster.name).gpus
+    fits = placeable(cluster, pools, gpus)
+    left = max(total - taken, 0) // gpus
     parts = " + ".join(
         f"{p.name} ({pool_node_bounds(cluster, p)[1]} nodes x {units_per_node(cluster, p)} GPU units)"
         for p in pools

@@ -11,12 +11,15 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from gpuplat.labels import POOL_LABEL
+from gpuplat.spec.ladder import ladder
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
+from gpuplat.spec.model.workload import Role
 from gpuplat.spec.resolve import workload_pools
+from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
 from gpuplat.workload.budget import StartupBudget, startup_budget
-from gpuplat.workload.capacity import left_for
+from gpuplat.workload.capacity import left_for, pool_units
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
 from gpuplat.workload.rollout import Rollout, rollout
@@ -84,6 +87,8 @@ class ServingPlan:
     cluster: str
     cloud: str
     primary: bool
+    """The placement serves (role active); a standby is warm or cold (spec/roles.py)."""
+    role: Role
     image: str
     command: tuple[str, ...]
     args: tuple[str, ...]
@@ -97,6 +102,11 @@ class ServingPlan:
     """Node pools the pods may run on, most preferred first."""
     preferred: tuple[Preference, ...]
     tolerations: tuple[dict[str, str], ...]
+    node_selector: dict[str, str]
+    """Node labels the pods select besides their pools (GKE: a capacity ladder's class)."""
+    gpu_quota: int | None
+    """GPUs the workload's namespace may request (a ResourceQuota): the one cap of the capacity
+    ladders it runs on, which no cloud sums over the ladder's node pools; None off ladders."""
     cpu: str
     memory: str
     ephemeral_storage: str | None
@@ -160,9 +170,15 @@ def serving_plans(env: EnvSpec) -> list[ServingPlan]:
 
 
 def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPlan:
-    """The plan of ``workload`` on ``cluster`` (one of its clusters; the first is primary)."""
+    """The plan of ``workload`` on ``cluster`` (one of its clusters), for its role there.
+
+    The workload's per-cluster overrides (``placements``) are applied first, and its replica
+    bounds are its role's (spec/roles.py): the same numbers go to the Deployment, the HPA and
+    KEDA.
+    """
     pools = workload_pools(spec, workload)[cluster.name]
-    primary = workload.clusters[0] == cluster.name
+    role = bounds(workload, cluster.name)
+    workload = on(workload, cluster.name)
     weights = weights_for(workload, cluster)
     budget = startup_budget(
         workload.model.size_gb,
@@ -171,11 +187,8 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         workload.load_time_budget,
         copied=weights.mode == "copy",
     )
-    low, high = workload.replicas.min, workload.replicas.max
-    if not primary and not workload.scale_to_zero:
-        # A standby cluster keeps the objects, without replicas: failing over is moving the
-        # cluster to the front of `clusters`, which only changes replica counts.
-        low = high = 0
+    low, high = role.low, role.high
+    node_selector, class_tolerations = _ladder_selector(cluster, pools)
     fits, capacity_text = left_for(spec, workload, cluster)
     plan_rollout = rollout(fits, workload.gpus, max(high, 1), capacity_text)
     resources = replica_resources(spec, cluster, pools, workload, fuse=weights.mode == "gcsfuse")
@@ -195,7 +208,8 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         namespace=workload.name,
         cluster=cluster.name,
         cloud=cluster.cloud,
-        primary=primary,
+        primary=role.role == "active",
+        role=role.role,
         image=workload.image,
         command=tuple(_model_path(c, weights) for c in workload.command),
         args=tuple(_model_path(a, weights) for a in workload.args),
@@ -207,7 +221,9 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         dra=device_plugin(spec, cluster) == "dra",
         pools=tuple(p.name for p in pools),
         preferred=_preferred(pools),
-        tolerations=_tolerations(cluster, pools),
+        tolerations=_tolerations(cluster, pools) + class_tolerations,
+        node_selector=node_selector,
+        gpu_quota=_gpu_quota(cluster, pools, dra=device_plugin(spec, cluster) == "dra"),
         cpu=resources.cpu,
         memory=resources.memory,
         ephemeral_storage=weights.size_limit,
@@ -232,6 +248,33 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         automount_token=weights.mode == "gcsfuse",
         devices=target(cluster.cloud).replica_devices(pools, workload.gpus),
     )
+
+
+def _ladder_selector(
+    cluster: Cluster, pools: list[NodePool]
+) -> tuple[dict[str, str], tuple[dict[str, str], ...]]:
+    """What the pods add to land on their pools' ladders (the checks allow one ladder then)."""
+    cloud = target(cluster.cloud)
+    selector: dict[str, str] = {}
+    tolerations: tuple[dict[str, str], ...] = ()
+    for pool in pools:
+        more, tolerated = cloud.ladder_selector(ladder(cluster, pool))
+        selector.update(more)
+        tolerations += tolerated
+    return dict(sorted(selector.items())), tolerations
+
+
+def _gpu_quota(cluster: Cluster, pools: list[NodePool], *, dra: bool) -> int | None:
+    """The GPU requests a namespace may hold: what its pools' ladders allow at their cap.
+
+    Each rung's node pool may alone grow to the whole cap (the rungs above it may have nothing),
+    so the node pools together could exceed it; the quota holds the workload to the cap. A DRA
+    claim requests no ``nvidia.com/gpu``, so there is nothing to count.
+    """
+    ladders = [ladder(cluster, p) for p in pools]
+    if dra or not any(lad.is_ladder for lad in ladders):
+        return None
+    return sum(pool_units(cluster, lad.pool) for lad in ladders)
 
 
 def _model_path(text: str, weights: Weights) -> str:

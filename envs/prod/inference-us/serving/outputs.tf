@@ -7,3 +7,14 @@ output "endpoints" {
     "chat@inference-us" = module.serve_chat_inference-us.service
   }
 }
+
+output "placements" {
+  description = "Per workload and cluster: its role (active, warm, cold), whether it serves now, and its endpoint; what a front door (DNS, a global load balancer, a multi-cluster gateway) routes by."
+  value = {
+    "chat@inference-us" = {
+      endpoint = module.serve_chat_inference-us.service
+      role     = "active"
+      serving  = true
+    }
+  }
+}

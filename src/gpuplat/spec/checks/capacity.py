@@ -16,9 +16,11 @@ MAX_RUN_DURATION = 7 * 24 * 3600
 def capacity(cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     """Capacity type and its keys, and the pool's autoscaling bounds."""
     cap = pool.capacity
-    auto = pool.autoscaling
     path = (*base, "capacity")
     cloud = target(cluster.cloud)
+    yield from _bounds(pool, base, loc)
+    if isinstance(cap, list):
+        return  # a ladder: its rungs are checked in spec/checks/ladder.py
     if cap.type not in cloud.capacity_types:
         sellers = sorted(t.title for t in _sellers(cap.type))
         yield loc.error(
@@ -48,6 +50,12 @@ def capacity(cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator) -> I
             "max_run_duration is at most 7d",
             "flex-start nodes run for up to 7 days",
         )
+
+
+def _bounds(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    auto = pool.autoscaling
+    if auto.max_gpus is not None:
+        return  # the cap is in GPUs: spec/checks/ladder.py checks it
     if auto.min_nodes > auto.max_nodes:
         yield loc.error(
             (*base, "autoscaling", "min_nodes"),

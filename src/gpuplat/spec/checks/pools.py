@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpuplat import catalog
+from gpuplat.spec.checks import ladder
 from gpuplat.spec.checks.capacity import MAX_RUN_DURATION, capacity, placement
 from gpuplat.spec.checks.nodes import (
     GPU_TAINT_KEY,
@@ -34,6 +35,7 @@ def check(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
             yield from own if own is not None else _shape(cloud, pool, gpu, base, loc)
             yield from sharing(pool, gpu, base, loc)
             yield from capacity(cluster, pool, base, loc)
+            yield from ladder.check(spec, cluster, pool, base, loc)
             yield from placement(cluster, pool, base, loc)
             yield from node_settings(spec, cluster, pool, base, loc)
             yield from labels_taints(pool, base, loc)

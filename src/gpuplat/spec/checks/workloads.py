@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gpuplat.spec.checks import placement, pod, requests, weights
+from gpuplat.spec.checks import placement, pod, requests, roles, weights
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import (
@@ -14,6 +15,7 @@ from gpuplat.spec.resolve import (
     resolve_pool,
     workload_pools,
 )
+from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import pool_node_bounds
 
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
@@ -31,19 +33,26 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         yield from weights.check(workload, clusters, base, loc)
         yield from _container(workload, base, loc)
         yield from pod.check(workload, base, loc)
+        yield from roles.check(spec, workload, base, loc)
         pools = workload_pools(spec, workload)
         for name, matched in pools.items():
             cluster = clusters[name]
+            mine = on(workload, name)
             usable = [p for p in matched if (name, p.name) not in broken]
             fits = True
+            placed = workload.placements.get(name)
+            own = placed is not None and placed.replicas is not None
+            found = list(_replicas(mine, base, loc)) if own else []
             for pool in usable:
-                found = list(_fit(spec, workload, cluster, pool, base, loc))
-                if not any(d.is_error for d in found):
-                    found += requests.check(spec, workload, cluster, pool, base, loc)
-                fits = fits and not any(d.is_error for d in found)
-                yield from found
+                fitted = list(_fit(spec, mine, cluster, pool, base, loc))
+                if not any(d.is_error for d in fitted):
+                    for rung in ladder(cluster, pool).rungs:
+                        fitted += requests.check(spec, mine, cluster, rung.pool, base, loc)
+                fits = fits and not any(d.is_error for d in fitted)
+                found += fitted
             if usable and len(usable) == len(matched) and fits:
-                yield from _capacity(spec, workload, cluster, usable, base, loc)
+                found += _capacity(spec, workload, cluster, usable, base, loc)
+            yield from roles.relocate(found, workload, name, base, loc)
     yield from placement.check(spec, loc, broken)
 
 
@@ -268,28 +277,31 @@ def _capacity(
     units = [resolve_pool(cluster, p).units_per_node for p in pools]
     if any(u is None for u in units):
         return
-    per_node = [(u or 0) // workload.gpus for u in units]
+    mine = on(workload, cluster.name)
+    role = bounds(workload, cluster.name)
+    per_node = [(u or 0) // mine.gpus for u in units]
     most = sum(n * pool_node_bounds(cluster, p)[1] for n, p in zip(per_node, pools, strict=True))
     names = ", ".join(p.name for p in pools)
     maxima = [
-        ((*pool_path(spec, cluster, p), "autoscaling", "max_nodes"), f"max_nodes of pool {p.name}")
+        ((*pool_path(spec, cluster, p), "autoscaling", cap), f"{cap} of pool {p.name}")
         for p in pools
+        for cap in ("max_gpus" if p.autoscaling.max_gpus is not None else "max_nodes",)
     ]
-    if workload.replicas.min > most:
+    if role.low > most:
         yield loc.error(
             (*base, "replicas", "min"),
-            f'{_replicas_word(workload.replicas.min)} can never be ready in cluster "{cluster.name}": pools {names} hold at most {most}',
+            f'{_replicas_word(role.low)} can never be ready in cluster "{cluster.name}": pools {names} hold at most {most}',
             "raise the pools' max_nodes or lower replicas.min",
             related=maxima,
         )
-    elif workload.replicas.max > most:
+    elif role.high > most:
         yield loc.warning(
             (*base, "replicas", "max"),
-            f'only {most} of {workload.replicas.max} replicas fit in cluster "{cluster.name}" (pools {names} at max_nodes)',
+            f'only {most} of {role.high} replicas fit in cluster "{cluster.name}" (pools {names} at max_nodes)',
             "raise the pools' max_nodes or lower replicas.max",
             related=maxima,
         )
-    if workload.scale_to_zero:
+    if mine.scale_to_zero:
         for pool in pools:
             if pool.autoscaling.min_nodes > 0:
                 yield loc.error(

@@ -11,8 +11,16 @@ from gpuplat.spec.model.cluster import (
     Sharing,
     Taint,
 )
+from gpuplat.spec.model.ladder import FlexStart, Rung
 from gpuplat.spec.model.project import Addons, Backend, Budget, Environment, Spec
-from gpuplat.spec.model.workload import EnvFrom, ModelWeights, Replicas, Workload
+from gpuplat.spec.model.workload import (
+    EnvFrom,
+    ModelWeights,
+    Replicas,
+    Role,
+    Workload,
+    WorkloadPlacement,
+)
 
 __all__ = [
     "Addons",
@@ -26,11 +34,15 @@ __all__ = [
     "Driver",
     "EnvFrom",
     "Environment",
+    "FlexStart",
     "ModelWeights",
     "NodePool",
     "Replicas",
+    "Role",
+    "Rung",
     "Sharing",
     "Spec",
     "Taint",
     "Workload",
+    "WorkloadPlacement",
 ]

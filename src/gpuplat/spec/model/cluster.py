@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Discriminator, Field, Tag
 
 from gpuplat.spec.model.backend import Backend
 from gpuplat.spec.model.base import Duration, Labels, SpecModel
+from gpuplat.spec.model.ladder import RungItem
 
 Cloud = Literal["gke", "eks", "aks"]
 CapacityType = Literal["on-demand", "spot", "reservation", "flex-start", "queued"]
@@ -59,7 +60,23 @@ class Autoscaling(SpecModel):
     min_nodes: int = Field(
         0, ge=0, description="Fewest nodes across all zones (0 lets the pool scale to zero)."
     )
-    max_nodes: int = Field(1, ge=0, description="Most nodes across all zones.")
+    max_nodes: int = Field(
+        1,
+        ge=0,
+        description="Most nodes across all zones; for a capacity ladder, across all its rungs "
+        "(the one cap of the ladder).",
+    )
+    max_gpus: int | None = Field(
+        None,
+        ge=1,
+        description="Alternatively, the cap in GPUs: the most GPUs the pool (every rung of its "
+        "ladder together) may hold. max_nodes follows from it.",
+    )
+    when_unavailable: Literal["wait", "scale-up-anyway"] = Field(
+        "wait",
+        description="GKE ladders: when no rung has capacity, wait (pods stay pending) or "
+        "scale-up-anyway (GKE's default machine, without the ladder's GPUs).",
+    )
     per_zone: bool = Field(
         False,
         description="GKE: the bounds apply to each zone (min/max_node_count) instead of to "
@@ -156,7 +173,15 @@ class NodePool(SpecModel):
     gpus_per_node: int | None = Field(
         None, ge=1, description="GPUs on each node. Inferred from machine_type when known."
     )
-    capacity: Capacity = Field(default_factory=Capacity)
+    capacity: Annotated[
+        Annotated[Capacity, Tag("one")] | Annotated[list[RungItem], Tag("ladder")],
+        Discriminator(lambda v: "ladder" if isinstance(v, list) else "one"),
+    ] = Field(
+        default_factory=Capacity,
+        description="Where the pool's GPUs come from: one capacity type, or a ladder (a list "
+        "of rungs, most preferred first) such as [{reservation: h100-res}, on-demand, "
+        "{flex-start: {max_run_duration: 7d}}, spot].",
+    )
     autoscaling: Autoscaling = Field(default_factory=Autoscaling)
     zones: list[str] | None = Field(
         None, description="Zones of the pool's nodes. Default: the cluster's zones."

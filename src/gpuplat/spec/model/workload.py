@@ -81,6 +81,30 @@ class EnvFrom(SpecModel):
     )
 
 
+Role = Literal["active", "warm", "cold"]
+"""What a placement does: serves (active), runs warm_replicas ready to take over (warm), or
+runs none until traffic or a failover arrives (cold)."""
+
+
+class WorkloadPlacement(SpecModel):
+    """The workload on one of its clusters: its role, and what really differs there."""
+
+    role: Role | None = Field(
+        None,
+        description="active (serves: replicas.min..max), warm (a standby running "
+        "warm_replicas, scaling up with the autoscaler when traffic arrives) or cold (a standby "
+        "with 0 replicas: scale_to_zero workloads start on traffic, others on `gpuplat "
+        "failover`). Default: active for the first of `clusters`, cold for the others.",
+    )
+    warm_replicas: int = Field(1, ge=1, description="warm: replicas kept running.")
+    image: str | None = Field(None, description="The image on this cluster, when it differs.")
+    args: list[str] | None = Field(
+        None, description="Arguments on this cluster (e.g. another --gpu-memory-utilization)."
+    )
+    gpus: int | None = Field(None, ge=1, description="GPUs per replica on this cluster.")
+    replicas: Replicas | None = Field(None, description="Replica bounds on this cluster.")
+
+
 class Workload(SpecModel):
     """A model server: a slow-starting, weight-loading GPU process."""
 
@@ -143,6 +167,11 @@ class Workload(SpecModel):
     resources: Resources = Field(default_factory=Resources)
     clusters: list[str] = Field(
         min_length=1, description="Clusters it may run on, in failover order."
+    )
+    placements: dict[str, WorkloadPlacement] = Field(
+        default_factory=dict,
+        description="Per cluster of `clusters` (by name): its role (active, warm or cold "
+        "standby) and per-cluster overrides of image, args, gpus and replicas.",
     )
     priority: Literal["critical", "high", "normal", "batch"] = Field(
         "high", description="Scheduling priority class."

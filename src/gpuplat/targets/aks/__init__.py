@@ -114,8 +114,10 @@ class AKS(Target):
     def node_taints(self, pool: NodePool) -> tuple[Taint, ...]:
         taints = tuple(pool.taints)
         spot = infra.SPOT_TAINT
-        if pool.capacity.type == "spot" and not any(
-            t.key == spot.key and t.effect == spot.effect for t in taints
+        if (
+            not isinstance(pool.capacity, list)
+            and pool.capacity.type == "spot"
+            and not any(t.key == spot.key and t.effect == spot.effect for t in taints)
         ):
             taints += (spot,)
         return taints

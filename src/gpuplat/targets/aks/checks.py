@@ -198,6 +198,8 @@ def _mig(
 def _capacity(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     cap = pool.capacity
     path = (*base, "capacity")
+    if isinstance(cap, list):
+        return  # a ladder: refused by the AKS target's check_ladder
     if cap.max_price is not None and cap.type != "spot":
         yield loc.error(
             (*path, "max_price"),

@@ -108,6 +108,7 @@ def pool_view(
     assert gpu.gpus_per_node is not None  # the checks refuse a pool whose GPU count is unknown
     ref = f"module.{cluster_module}"
     cap = pool.capacity
+    assert not isinstance(cap, list)  # AKS refuses capacity ladders before render
     capacity: dict[str, object] = {"priority": "Spot" if cap.type == "spot" else "Regular"}
     if cap.max_price is not None:
         capacity["spot_max_price"] = cap.max_price

@@ -8,10 +8,19 @@ from typing import TYPE_CHECKING, ClassVar
 
 from gpuplat.catalog import Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import Ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
-from gpuplat.targets.base import InfraPart, KubeAuth, NameRule, ResolvedPlugin, Setting, Target
-from gpuplat.targets.eks import checks, infra, node
+from gpuplat.targets.base import (
+    InfraPart,
+    KubeAuth,
+    LadderPlatform,
+    NameRule,
+    ResolvedPlugin,
+    Setting,
+    Target,
+)
+from gpuplat.targets.eks import checks, infra, ladder, node
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.targets.planvalues import PlannedPool
 
@@ -112,6 +121,16 @@ class EKS(Target):
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         return infra.part(self, env, cluster)
+
+    ladder_kinds = ladder.KINDS
+
+    def check_ladder(
+        self, spec: Spec, cluster: Cluster, ladder_: Ladder, base: KeyPath, loc: Locator
+    ) -> Iterator[Diagnostic]:
+        return ladder.check(cluster, ladder_, base, loc)
+
+    def ladder_platform(self, spec: Spec, cluster: Cluster) -> LadderPlatform:
+        return ladder.priorities(cluster)
 
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
         # A short-lived token from the AWS CLI, never a token stored in state.

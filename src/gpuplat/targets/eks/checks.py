@@ -276,6 +276,8 @@ def _capacity(
     """EC2 capacity reservations and Capacity Blocks for ML."""
     cap = pool.capacity
     path = (*base, "capacity")
+    if isinstance(cap, list):
+        return  # a ladder: its rungs are checked by the EKS target's check_ladder
     if cap.block and cap.type != "reservation":
         yield loc.error(
             (*path, "block"),

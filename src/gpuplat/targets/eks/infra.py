@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 from gpuplat import catalog
 from gpuplat.hcl.writer import expr, raw
 from gpuplat.render.naming import module_label
+from gpuplat.spec.ladder import Ladder, LadderRung, ladder
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool, version_tuple
 from gpuplat.targets.base import InfraPart, Target
 from gpuplat.targets.eks import node
 from gpuplat.targets.eks.identity import workload_identities
-from gpuplat.targets.planvalues import PlannedPool, first, number
+from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 
 if TYPE_CHECKING:
@@ -163,7 +164,9 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
         "network": network_call,
         "args": args,
         "pools": [
-            pool_view(target, env, cluster, pool, module, zones_ref) for pool in cluster.node_pools
+            pool_view(target, env, cluster, lad, rung, module, zones_ref)
+            for lad in (ladder(cluster, pool) for pool in cluster.node_pools)
+            for rung in lad.rungs
         ],
     }
 
@@ -183,6 +186,7 @@ def ami_type(arch: str, image: str | None, driver: str) -> str:
 def capacity_view(pool: NodePool) -> dict[str, object]:
     """The node group's capacity: ON_DEMAND, SPOT or CAPACITY_BLOCK, with a reservation."""
     cap = pool.capacity
+    assert not isinstance(cap, list)  # a rung's node pool has one capacity type
     if cap.type == "spot":
         return {"type": "SPOT"}
     if cap.type == "reservation":
@@ -197,15 +201,17 @@ def pool_view(
     target: Target,
     env: EnvSpec,
     cluster: Cluster,
-    pool: NodePool,
+    lad: Ladder,
+    rung: LadderRung,
     cluster_module: str,
     zones_ref: str,
 ) -> dict[str, object]:
-    """The eks-gpu-node-group call of one pool.
+    """The eks-gpu-node-group call of one node group: a pool, or one rung of its ladder.
 
     ``zones_ref`` is the expression of the zone -> subnet ids map a pool pinned to zones picks
     its subnets from: the new VPC's (known when planning) or the cluster module's.
     """
+    pool = rung.pool
     gpu = resolve_pool(cluster, pool)
     assert gpu.gpus_per_node is not None  # the checks refuse a pool whose GPU count is unknown
     shape = gpu.shape
@@ -244,7 +250,7 @@ def pool_view(
             "max_nodes": pool.autoscaling.max_nodes,
         },
         "disk": {"size_gb": pool.disk.size_gb, "type": pool.disk.type or "gp3"},
-        "labels": target.pool_labels(env.spec, pool),
+        "labels": target.rung_labels(env.spec, lad, rung),
         "taints": [
             {"key": t.key, "value": t.value, "effect": TAINT_EFFECT[t.effect]} for t in pool.taints
         ],
@@ -291,4 +297,5 @@ def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
         capacity = "reservation"
     shape = catalog.shape("eks", machine) if machine else None
     gpus = shape.gpu_count if shape is not None and shape.gpu_count else None
-    return PlannedPool("eks", machine, capacity, low, high, gpus)
+    ladder = ladder_of(values.get("labels"))
+    return PlannedPool("eks", machine, capacity, low, high, gpus, ladder=ladder)

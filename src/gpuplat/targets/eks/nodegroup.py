@@ -45,6 +45,8 @@ def _efa(
 
 def _placement(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     cap = pool.capacity
+    if isinstance(cap, list):
+        return  # a ladder: its rungs are checked by the EKS target's check_ladder
     if not pool.placement.compact or cap.type != "reservation":
         return
     what = "a Capacity Block" if cap.block else "a targeted capacity reservation"
@@ -63,7 +65,7 @@ def _extra_types(pool: NodePool, gpu: PoolGpu, base: KeyPath, loc: Locator) -> I
     if not pool.extra_machine_types:
         return
     path = (*base, "extra_machine_types")
-    if pool.capacity.type != "spot":
+    if not isinstance(pool.capacity, list) and pool.capacity.type != "spot":
         yield loc.error(
             path,
             f"extra_machine_types are for spot pools; this pool is {pool.capacity.type}",

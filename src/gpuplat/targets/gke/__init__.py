@@ -8,17 +8,20 @@ from typing import TYPE_CHECKING, ClassVar
 
 from gpuplat.catalog import Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets.base import (
     InfraPart,
     KubeAuth,
+    LadderPlatform,
     NameRule,
     ResolvedPlugin,
     Setting,
     Target,
 )
-from gpuplat.targets.gke import checks, infra, node
+from gpuplat.targets.gke import checks, infra, ladder, node
+from gpuplat.targets.gke.computeclass import CLASS_LABEL
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.targets.planvalues import PlannedPool
 
@@ -75,6 +78,7 @@ class GKE(Target):
         Setting(("node_pools", "*", "autoscaling", "location_policy")),
         Setting(("node_pools", "*", "placement", "policy")),
         Setting(("node_pools", "*", "capacity", "reservation_project")),
+        Setting(("node_pools", "*", "autoscaling", "when_unavailable")),
     )
     managed_dcgm = True
     operator_mig_strategy = None
@@ -133,6 +137,32 @@ class GKE(Target):
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         return infra.part(self, env, cluster)
+
+    ladder_kinds = ladder.KINDS
+
+    def check_ladder(
+        self, spec: Spec, cluster: Cluster, ladder_: Ladder, base: KeyPath, loc: Locator
+    ) -> Iterator[Diagnostic]:
+        return ladder.check(spec, cluster, ladder_, base, loc)
+
+    def rung_labels(self, spec: Spec, ladder_: Ladder, rung: LadderRung) -> dict[str, str]:
+        labels = super().rung_labels(spec, ladder_, rung)
+        if ladder_.is_ladder:
+            labels[CLASS_LABEL] = ladder.class_name(ladder_)
+        return dict(sorted(labels.items()))
+
+    def rung_taints(self, ladder_: Ladder) -> tuple[dict[str, str], ...]:
+        if not ladder_.is_ladder:
+            return ()
+        name = ladder.class_name(ladder_)
+        return ({"key": CLASS_LABEL, "value": name, "effect": "NoSchedule"},)
+
+    def ladder_platform(self, spec: Spec, cluster: Cluster) -> LadderPlatform:
+        classes = ladder.compute_classes(spec, cluster)
+        return LadderPlatform(manifests=tuple(c.manifest() for c in classes))
+
+    def ladder_selector(self, ladder_: Ladder) -> tuple[dict[str, str], tuple[dict[str, str], ...]]:
+        return ladder.selector(ladder_) if ladder_.is_ladder else ({}, ())
 
     def attached_gpus(self, pool: NodePool) -> tuple[str, int] | None:
         # N1 hosts: the spec names the attached GPU and its count; GCE prices them per GPU.

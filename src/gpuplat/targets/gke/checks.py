@@ -96,7 +96,7 @@ def n1_shape(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic
 def pool(pool: NodePool, plugin: str, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     """Flex-start and queued pools, compact placement policies, drivers on COS and for DRA."""
     cap, auto = pool.capacity, pool.autoscaling
-    if cap.type in STARTS_EMPTY:
+    if not isinstance(cap, list) and cap.type in STARTS_EMPTY:
         if auto.min_nodes != 0:
             yield loc.error(
                 (*base, "autoscaling", "min_nodes"),

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 from gpuplat import catalog
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
-from gpuplat.spec.model import Cluster, NodePool
+from gpuplat.spec.ladder import Ladder, LadderRung, ladder
+from gpuplat.spec.model import Cluster
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import InfraPart, Target
-from gpuplat.targets.planvalues import PlannedPool, first, number
+from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 
 if TYPE_CHECKING:
@@ -81,14 +82,26 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
         "name": cluster.name,
         "module": module,
         "args": args,
-        "pools": [pool_view(target, env, cluster, pool, module) for pool in cluster.node_pools],
+        "pools": [
+            pool_view(target, env, cluster, lad, rung, module)
+            for lad in (ladder(cluster, pool) for pool in cluster.node_pools)
+            for rung in lad.rungs
+        ],
     }
 
 
 def pool_view(
-    target: Target, env: EnvSpec, cluster: Cluster, pool: NodePool, cluster_module: str
+    target: Target,
+    env: EnvSpec,
+    cluster: Cluster,
+    lad: Ladder,
+    rung: LadderRung,
+    cluster_module: str,
 ) -> dict[str, object]:
-    """Arguments of the gke-gpu-node-pool module call for one pool."""
+    """Arguments of the gke-gpu-node-pool module call for one node pool: a pool, or one rung
+    of a pool's capacity ladder."""
+    pool = rung.pool
+    assert not isinstance(pool.capacity, list)  # a rung's node pool has one capacity type
     gpu = resolve_pool(cluster, pool)
     managed_plugin = target.device_plugin(env.spec) == "managed"
     sharing = pool.sharing
@@ -146,11 +159,12 @@ def pool_view(
         args["compact_placement"] = {"enabled": True, "policy_name": pool.placement.policy}
     args.update(
         {
-            "labels": target.pool_labels(env.spec, pool),
+            "labels": target.rung_labels(env.spec, lad, rung),
             "taints": [
                 {"key": t.key, "value": t.value, "effect": TAINT_EFFECT[t.effect]}
                 for t in pool.taints
-            ],
+            ]
+            + [{**t, "effect": TAINT_EFFECT[t["effect"]]} for t in target.rung_taints(lad)],
             "disk": {"size_gb": pool.disk.size_gb, "type": disk_type},
             "image_type": pool.image or "COS_CONTAINERD",
             "resource_labels": resource_labels(env, cluster),
@@ -203,4 +217,5 @@ def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
     shape = catalog.shape("gke", machine) if machine else None
     if isinstance(kind, str) and count and (shape is None or shape.gpu_model is None):
         attached = (kind, count)  # an N1 host with attached GPUs, priced per GPU
-    return PlannedPool("gke", machine, capacity, low, high, count or None, attached)
+    ladder = ladder_of(config.get("labels"))
+    return PlannedPool("gke", machine, capacity, low, high, count or None, attached, ladder)

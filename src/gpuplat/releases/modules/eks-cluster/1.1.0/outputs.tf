@@ -79,3 +79,8 @@ output "workload_role_arns" {
   description = "IAM role of each workload identity, by workload name."
   value       = { for name, role in aws_iam_role.workload : name => role.arn }
 }
+
+output "system_autoscaling_group_name" {
+  description = "The Auto Scaling group EKS created for the system node group: the cluster autoscaler's priority expander names node groups by their Auto Scaling groups."
+  value       = aws_eks_node_group.system.resources[0].autoscaling_groups[0].name
+}

@@ -120,19 +120,31 @@ variable "leader_worker_set" {
 }
 
 variable "cluster_autoscaler" {
-  description = "EKS: the Kubernetes cluster autoscaler, finding the node groups by their tags; its IAM role is bound to its service account by the eks-cluster module (Pod Identity)."
+  description = "EKS: the Kubernetes cluster autoscaler, finding the node groups by their tags; its IAM role is bound to its service account by the eks-cluster module (Pod Identity). priorities (priority -> regular expressions of Auto Scaling group names) turns on the priority expander, for capacity ladders; every group must match one, or it is never scaled up."
   type = object({
     enabled         = bool
     cluster_name    = optional(string, "")
     region          = optional(string, "")
     namespace       = optional(string, "kube-system")
     service_account = optional(string, "cluster-autoscaler")
+    priorities      = optional(map(list(string)), {})
   })
   default = { enabled = false }
 
   validation {
     condition     = !var.cluster_autoscaler.enabled || (var.cluster_autoscaler.cluster_name != "" && var.cluster_autoscaler.region != "")
     error_message = "cluster_autoscaler needs cluster_name and region when enabled."
+  }
+}
+
+variable "compute_classes" {
+  description = "GKE: custom ComputeClasses (cloud.google.com/v1 objects) of the cluster's capacity ladders. GKE ships the ComputeClass CRD (1.30.3-gke.1451000 and later), so they are planned as soon as the cluster exists."
+  type        = any
+  default     = []
+
+  validation {
+    condition     = alltrue([for c in var.compute_classes : c.apiVersion == "cloud.google.com/v1" && c.kind == "ComputeClass"])
+    error_message = "compute_classes holds ComputeClass objects (apiVersion cloud.google.com/v1)."
   }
 }
 

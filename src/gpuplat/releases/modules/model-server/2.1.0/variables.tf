@@ -106,11 +106,12 @@ variable "replicas" {
 }
 
 variable "placement" {
-  description = "Node pools (values of the pool_label node label) the pods may use, the preferred ones with their weights, and tolerations."
+  description = "Node pools (values of the pool_label node label) the pods may use, the preferred ones with their weights, tolerations, and node labels to select besides the pools (node_selector: e.g. GKE's cloud.google.com/compute-class of a capacity ladder)."
   type = object({
-    pool_label = string
-    pools      = list(string)
-    preferred  = list(object({ pool = string, weight = number }))
+    pool_label    = string
+    pools         = list(string)
+    preferred     = list(object({ pool = string, weight = number }))
+    node_selector = optional(map(string), {})
     tolerations = list(object({
       key      = string
       operator = string
@@ -245,4 +246,15 @@ variable "service_account_annotations" {
   description = "Annotations of the workload's service account (e.g. cloud workload identity)."
   type        = map(string)
   default     = {}
+}
+
+variable "gpu_quota" {
+  description = "GPUs (requests.nvidia.com/gpu) the namespace may request, as a ResourceQuota: the one cap of a capacity ladder, whose node pools the cloud does not add up. null: no quota."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.gpu_quota == null ? true : var.gpu_quota >= 1
+    error_message = "gpu_quota must be at least 1 (or null)."
+  }
 }

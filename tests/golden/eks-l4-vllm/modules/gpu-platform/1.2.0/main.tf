@@ -121,3 +121,11 @@ resource "helm_release" "cluster_autoscaler" {
   version    = var.charts["cluster-autoscaler"].version
   values     = [yamlencode(local.cluster_autoscaler_values)]
 }
+
+# Capacity ladders on GKE: GKE's autoscaler scales the node pools each class names, in the
+# order of its priorities.
+resource "kubernetes_manifest" "compute_class" {
+  for_each = toset([for c in var.compute_classes : c.metadata.name])
+
+  manifest = [for c in var.compute_classes : c if c.metadata.name == each.key][0]
+}

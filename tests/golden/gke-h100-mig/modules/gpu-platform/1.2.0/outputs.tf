@@ -27,3 +27,8 @@ output "http_scaler" {
   description = "The HTTP add-on's external push scaler (host:port) for ScaledObject triggers, or null."
   value       = var.keda.enabled && var.keda.http_add_on ? "keda-add-ons-http-external-scaler.keda.svc.cluster.local:9090" : null
 }
+
+output "compute_classes" {
+  description = "Names of the ComputeClasses created for the cluster's capacity ladders."
+  value       = sort(keys(kubernetes_manifest.compute_class))
+}

@@ -120,6 +120,7 @@ locals {
       affinity                      = { nodeAffinity = local.node_affinity }
       tolerations                   = [for t in var.placement.tolerations : { for k, v in t : k => v if v != null }]
     },
+    length(var.placement.node_selector) == 0 ? {} : { nodeSelector = var.placement.node_selector },
     length(local.init_containers) == 0 ? {} : { initContainers = local.init_containers },
     var.gpu.dra ? { resourceClaims = [{ name = local.gpu_claim, resourceClaimTemplateName = "${var.name}-gpu" }] } : {},
     { containers = [local.server], volumes = local.volumes },

@@ -76,6 +76,7 @@ resource "kubernetes_deployment_v1" "this" {
         automount_service_account_token  = local.pod_spec.automountServiceAccountToken
         priority_class_name              = local.pod_spec.priorityClassName
         termination_grace_period_seconds = local.pod_spec.terminationGracePeriodSeconds
+        node_selector                    = try(local.pod_spec.nodeSelector, null)
 
         security_context {
           seccomp_profile {
@@ -321,6 +322,21 @@ resource "kubernetes_service_v1" "this" {
       port        = var.container.port
       target_port = local.port_name
     }
+  }
+}
+
+# A capacity ladder's node pools may each grow to the ladder's whole cap; the quota holds the
+# workload's GPUs to the cap, which no cloud adds up over several node pools.
+resource "kubernetes_resource_quota_v1" "gpus" {
+  count = var.gpu_quota == null ? 0 : 1
+
+  metadata {
+    name      = "${var.name}-gpus"
+    namespace = kubernetes_namespace_v1.this.metadata[0].name
+    labels    = var.labels
+  }
+  spec {
+    hard = { "requests.nvidia.com/gpu" = tostring(var.gpu_quota) }
   }
 }
 

@@ -7,3 +7,14 @@ output "endpoints" {
     "chat@inference-eus" = module.serve_chat_inference-eus.service
   }
 }
+
+output "placements" {
+  description = "Per workload and cluster: its role (active, warm, cold), whether it serves now, and its endpoint; what a front door (DNS, a global load balancer, a multi-cluster gateway) routes by."
+  value = {
+    "chat@inference-eus" = {
+      endpoint = module.serve_chat_inference-eus.service
+      role     = "active"
+      serving  = true
+    }
+  }
+}

@@ -7,3 +7,14 @@ output "endpoints" {
     "chat@inference-use1" = module.zero_chat_inference-use1.endpoint
   }
 }
+
+output "placements" {
+  description = "Per workload and cluster: its role (active, warm, cold), whether it serves now, and its endpoint; what a front door (DNS, a global load balancer, a multi-cluster gateway) routes by."
+  value = {
+    "chat@inference-use1" = {
+      endpoint = module.zero_chat_inference-use1.endpoint
+      role     = "active"
+      serving  = true
+    }
+  }
+}

@@ -12,13 +12,15 @@ output "clusters" {
       endpoint       = trimprefix(module.cluster_inference-use1.endpoint, "https://")
       host           = module.cluster_inference-use1.endpoint
       ca_certificate = module.cluster_inference-use1.ca_certificate
+      system_group   = module.cluster_inference-use1.system_autoscaling_group_name
       pools = {
         "l4-shared" = {
-          name          = module.pool_inference-use1_l4-shared.name
-          accelerator   = "L4"
-          gpus_per_node = module.pool_inference-use1_l4-shared.gpus_per_node
-          labels        = module.pool_inference-use1_l4-shared.labels
-          taints        = module.pool_inference-use1_l4-shared.taints
+          name              = module.pool_inference-use1_l4-shared.name
+          autoscaling_group = module.pool_inference-use1_l4-shared.autoscaling_group_name
+          accelerator       = "L4"
+          gpus_per_node     = module.pool_inference-use1_l4-shared.gpus_per_node
+          labels            = module.pool_inference-use1_l4-shared.labels
+          taints            = module.pool_inference-use1_l4-shared.taints
         }
       }
     }

@@ -7,3 +7,14 @@ output "endpoints" {
     "chat@inference-use1" = module.serve_chat_inference-use1.service
   }
 }
+
+output "placements" {
+  description = "Per workload and cluster: its role (active, warm, cold), whether it serves now, and its endpoint; what a front door (DNS, a global load balancer, a multi-cluster gateway) routes by."
+  value = {
+    "chat@inference-use1" = {
+      endpoint = module.serve_chat_inference-use1.service
+      role     = "active"
+      serving  = true
+    }
+  }
+}

@@ -7,3 +7,14 @@ output "endpoints" {
     "coder@mig-central" = module.serve_coder_mig-central.service
   }
 }
+
+output "placements" {
+  description = "Per workload and cluster: its role (active, warm, cold), whether it serves now, and its endpoint; what a front door (DNS, a global load balancer, a multi-cluster gateway) routes by."
+  value = {
+    "coder@mig-central" = {
+      endpoint = module.serve_coder_mig-central.service
+      role     = "active"
+      serving  = true
+    }
+  }
+}

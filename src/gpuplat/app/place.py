@@ -1,0 +1,56 @@
+"""`gpuplat place`: for each workload, the clusters of the spec that can run it, and why not."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from gpuplat.spec.load import load_project
+from gpuplat.spec.portability import WorkloadFit, portability
+
+
+def place(root: Path, envs: Sequence[str]) -> dict[str, list[WorkloadFit]]:
+    """The portability report of each environment.
+
+    Raises:
+        SpecError: The spec or an overlay has errors.
+        GpuplatError: There is no spec, or an unknown environment was named.
+    """
+    project = load_project(root, envs)
+    return {name: portability(env) for name, env in project.envs.items()}
+
+
+def report_lines(env: str, fits: list[WorkloadFit]) -> list[str]:
+    """The report as text: one line per workload and cluster, reasons indented under it."""
+    lines = [f"{env}:"]
+    for fit in fits:
+        lines.append(f"  {fit.workload} ({fit.gpus} GPU{'s' if fit.gpus != 1 else ''} a replica)")
+        width = max(len(c.cluster) for c in fit.clusters) + 2
+        for c in fit.clusters:
+            where = "placed" if c.listed else "not placed"
+            if c.fits:
+                ok = [p.pool for p in c.pools if not p.reasons]
+                lines.append(f"    {c.cluster:<{width}}can run it ({where}): {', '.join(ok)}")
+                continue
+            lines.append(f"    {c.cluster:<{width}}cannot run it ({where}):")
+            lines += [f"      - {reason}" for reason in c.why_not()]
+    return lines
+
+
+def report_json(report: dict[str, list[WorkloadFit]]) -> dict[str, object]:
+    """The report as JSON: per environment, workload and cluster."""
+    return {
+        env: {
+            fit.workload: {
+                c.cluster: {
+                    "fits": c.fits,
+                    "placed": c.listed,
+                    "pools": [p.pool for p in c.pools if not p.reasons],
+                    "reasons": c.why_not(),
+                }
+                for c in fit.clusters
+            }
+            for fit in fits
+        }
+        for env, fits in report.items()
+    }

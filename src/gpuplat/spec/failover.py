@@ -1,0 +1,101 @@
+"""Moving a workload's serving role to another cluster, in the order that never leaves it down.
+
+The safe order has two phases, each a spec change applied to one cluster only:
+
+1. the target becomes ``active`` (the source still serves) and its serving root is applied;
+   because the model server's Deployment leaves its replica count to the autoscaler once it
+   exists (``ignore_changes`` on ``replicas``), a standby that ran 0 replicas is scaled to the
+   active minimum by hand and waited for (``kubectl rollout status``) before phase 2;
+2. the source becomes ``cold`` (or ``warm``) and its serving root is applied.
+
+Before any of it the target is checked with the same checks as ``gpuplat place``: capacity at
+the active replica count, GPU count and memory, sharing, and where the weights are read from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpuplat.errors import GpuplatError
+from gpuplat.spec.load import EnvSpec
+from gpuplat.spec.model import Role, Workload, WorkloadPlacement
+from gpuplat.spec.portability import portability
+from gpuplat.spec.roles import bounds, on, role_of
+
+
+@dataclass(frozen=True)
+class Move:
+    """One cluster's role change and what it does to the GPUs that always run there."""
+
+    cluster: str
+    before: Role
+    after: Role
+    replicas: tuple[int, int]
+    """(always running, at most) after the change."""
+    gpus_before: int
+    gpus_after: int
+
+
+@dataclass(frozen=True)
+class Failover:
+    """The failover of one workload: refused with reasons, or its two phases in order."""
+
+    workload: str
+    namespace: str
+    target: str
+    reasons: tuple[str, ...]
+    """Why the target cannot hold the workload (empty: it can)."""
+    up: Move | None = None
+    downs: tuple[Move, ...] = ()
+    scale_by_hand: bool = False
+    """The target ran no replicas and no KEDA scaler starts it: scale it up after apply."""
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.reasons)
+
+
+def plan_failover(env: EnvSpec, name: str, to: str, *, source_role: Role = "cold") -> Failover:
+    """The failover of workload ``name`` to cluster ``to`` in ``env``.
+
+    Raises:
+        GpuplatError: No such workload, or ``to`` is not one of its clusters.
+    """
+    workload = next((w for w in env.spec.workloads if w.name == name), None)
+    if workload is None:
+        known = ", ".join(w.name for w in env.spec.workloads)
+        raise GpuplatError(f'no workload "{name}" in {env.name}', f"workloads: {known}")
+    if to not in workload.clusters:
+        raise GpuplatError(
+            f'cluster "{to}" is not one of the clusters of workload "{name}"',
+            f"add it to clusters ({', '.join(workload.clusters)}) and apply it first",
+        )
+    fit = next(f for f in portability(env) if f.workload == name)
+    target = next(c for c in fit.clusters if c.cluster == to)
+    if not target.fits:
+        return Failover(name, name, to, tuple(target.why_not()))
+    sources = [c for c in workload.clusters if c != to and role_of(workload, c) == "active"]
+    if role_of(workload, to) == "active":
+        return Failover(name, name, to, (f'"{to}" already serves workload "{name}"',))
+    moved = _with_role(workload, to, "active")
+    up = _move(workload, moved, to)
+    downs = []
+    for source in sources:
+        after = _with_role(moved, source, source_role)
+        downs.append(_move(moved, after, source))
+        moved = after
+    by_hand = up.before == "cold" and not on(workload, to).scale_to_zero
+    return Failover(name, name, to, (), up, tuple(downs), by_hand)
+
+
+def _with_role(workload: Workload, cluster: str, role: Role) -> Workload:
+    placed = (workload.placements.get(cluster) or WorkloadPlacement()).model_copy(
+        update={"role": role}
+    )
+    return workload.model_copy(update={"placements": {**workload.placements, cluster: placed}})
+
+
+def _move(before: Workload, after: Workload, cluster: str) -> Move:
+    old, new = bounds(before, cluster), bounds(after, cluster)
+    gpus = on(after, cluster).gpus
+    return Move(cluster, old.role, new.role, (new.low, new.high), old.low * gpus, new.low * gpus)

@@ -1,0 +1,89 @@
+"""The capacity ladder: where a pool's GPUs come from, tried in order.
+
+A pool's ``capacity`` is either one mapping (:class:`Capacity`, one rung) or a list of rungs,
+most preferred first. A rung is a word (``on-demand``, ``spot``, ``flex-start``,
+``reservation``) or a mapping whose one kind key says where the nodes come from and whose
+other keys give that rung its own shape, zones or name.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Discriminator, Field, Tag
+
+from gpuplat.spec.model.base import Duration, SpecModel
+
+RungWord = Literal["on-demand", "spot", "flex-start", "reservation"]
+"""A rung written as one word: ``reservation`` alone consumes any matching reservation."""
+RUNG_KINDS = ("reservation", "on-demand", "flex-start", "capacity-block", "spot")
+"""Every kind of rung, in the order a ladder usually climbs down."""
+
+
+class Marker(SpecModel):
+    """A rung kind that takes no settings of its own (``on-demand: {}``)."""
+
+
+class FlexStart(SpecModel):
+    """Flex-start settings of a rung."""
+
+    max_run_duration: Duration | None = Field(
+        None,
+        description="How long a flex-start node may run before it is reclaimed (at most 7d). "
+        "Default: 7d.",
+    )
+
+
+class Rung(SpecModel):
+    """One rung of a capacity ladder: exactly one kind key, plus what differs on this rung."""
+
+    reservation: str | None = Field(
+        None,
+        description="Consume this reservation: a GCE reservation name, or an EC2 On-Demand "
+        "Capacity Reservation id (cr-...).",
+    )
+    block: str | None = Field(
+        None, description="GKE: the reservation block of `reservation` to consume."
+    )
+    project: str | None = Field(
+        None, description="GKE: project that owns a shared `reservation`, when not the cluster's."
+    )
+    on_demand: Marker | None = Field(None, alias="on-demand", description="On-demand nodes.")
+    flex_start: FlexStart | None = Field(
+        None,
+        alias="flex-start",
+        description="GKE flex-start (Dynamic Workload Scheduler) nodes: e.g. "
+        "{max_run_duration: 7d}.",
+    )
+    capacity_block: str | None = Field(
+        None,
+        alias="capacity-block",
+        description="EKS: an EC2 Capacity Block for ML (cr-...), GPUs reserved for a window.",
+    )
+    spot: Marker | None = Field(None, description="Spot nodes (reclaimable at short notice).")
+    name: str | None = Field(
+        None,
+        description="Suffix of this rung's node pool (<pool>-<name>). Default: from its kind "
+        "(res, od, flex, cb, spot).",
+    )
+    machine_type: str | None = Field(
+        None,
+        description="This rung's machine shape, when not the pool's (same GPU model and count "
+        "per node).",
+    )
+    zones: list[str] | None = Field(
+        None, description="This rung's zones, when not the pool's (e.g. a reservation's zone)."
+    )
+
+
+def _word_or_mapping(value: object) -> str:
+    return "word" if isinstance(value, str) else "mapping"
+
+
+RungItem = Annotated[
+    Annotated[RungWord, Tag("word")] | Annotated[Rung, Tag("mapping")],
+    Discriminator(_word_or_mapping),
+]
+"""A rung as written: a word or a mapping (one branch is tried, so errors name one problem)."""
+
+__all__ = ["RUNG_KINDS", "FlexStart", "Marker", "Rung", "RungItem", "RungWord"]

@@ -1,0 +1,90 @@
+"""EKS capacity ladders: one managed node group per rung, tried in order by the cluster
+autoscaler's priority expander.
+
+The expander matches its patterns against the node groups' Auto Scaling groups (AWS names
+them, not us), and a group that no pattern matches is never scaled up. So the priorities list
+every node group the cluster renders, ladder rungs highest first, everything else (the system
+group and pools of one capacity type) at the lowest priority; the platform stage turns each
+into an exact pattern of the group's real name, read from the infra stage's state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import Ladder, ladder
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Cluster, Rung
+from gpuplat.targets.base import SYSTEM_GROUP, LadderPlatform
+
+KINDS = ("reservation", "capacity-block", "on-demand", "spot")
+"""What EKS ladders climb through (flex-start is GKE's)."""
+BASE_PRIORITY = 1
+"""Priority of every group that is not a ladder rung: used when it is the only one that fits."""
+STEP = 10
+_EC2_RESERVATION = re.compile(r"^cr-[0-9a-f]{8,17}$")
+
+
+def priorities(cluster: Cluster) -> LadderPlatform:
+    """Priority expander entries of a cluster with at least one ladder (else none)."""
+    ladders = [ladder(cluster, pool) for pool in cluster.node_pools]
+    if not any(lad.is_ladder for lad in ladders):
+        return LadderPlatform()
+    levels: dict[int, list[str]] = {BASE_PRIORITY: [SYSTEM_GROUP]}
+    for lad in ladders:
+        count = len(lad.rungs)
+        for rung in lad.rungs:
+            level = (count - rung.index) * STEP if lad.is_ladder else BASE_PRIORITY
+            levels.setdefault(level, []).append(rung.pool.name)
+    ordered = sorted(levels.items(), key=lambda item: -item[0])
+    return LadderPlatform(priorities=tuple((p, tuple(names)) for p, names in ordered))
+
+
+def check(cluster: Cluster, lad: Ladder, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """Reservation and Capacity Block rungs: their ids and their one zone."""
+    capacity = lad.pool.capacity
+    for rung in lad.rungs:
+        path = (*base, *rung.path)
+        item = capacity[rung.index] if isinstance(capacity, list) else None
+        mapping = item if isinstance(item, Rung) else None
+        if mapping is not None and mapping.block is not None:
+            yield loc.error(
+                (*path, "block"),
+                "block names a GKE reservation block; an EC2 Capacity Block is a rung of its own",
+                "write the Capacity Block as {capacity-block: cr-...}",
+                at_key=True,
+            )
+        if rung.kind not in ("reservation", "capacity-block"):
+            continue
+        ident = rung.reservation if rung.kind == "reservation" else rung.capacity_block
+        key = "reservation" if rung.kind == "reservation" else "capacity-block"
+        if ident is None:
+            yield loc.error(
+                path,
+                f"an EKS {rung.kind} rung needs its capacity reservation id",
+                f'e.g. {{{key}: "cr-0123456789abcdef0"}}',
+            )
+            continue
+        if not _EC2_RESERVATION.match(ident):
+            yield loc.error(
+                (*path, key),
+                f'"{ident}" is not an EC2 capacity reservation id',
+                "capacity reservations and capacity blocks have ids like cr-0123456789abcdef0",
+            )
+        zones = rung.pool.zones if rung.pool.zones is not None else cluster.zones
+        if len(zones) != 1:
+            have = f"{len(zones)} zones" if zones else "no zone set"
+            yield loc.error(
+                path,
+                f"an EC2 {rung.kind} is in one availability zone; this rung has {have}",
+                "give the rung the reservation's zone: zones: [<zone>]",
+            )
+        if rung.kind == "capacity-block" and rung.pool.autoscaling.min_nodes > 0:
+            yield loc.warning(
+                (*base, "autoscaling", "min_nodes"),
+                "the first rung is a Capacity Block, whose nodes run only while the block is "
+                "active; min_nodes keeps the node group launching outside it",
+                "set min_nodes: 0 and let the autoscaler add nodes while the block is active",
+            )

@@ -1,0 +1,176 @@
+"""GKE capacity ladders: one custom ComputeClass per laddered pool, whose priorities follow the
+rungs and name the node pools they render.
+
+Every rung's node pool carries the class's node label and taint (``cloud.google.com/
+compute-class=<class>``), the way GKE expects manually created pools of a class to be marked,
+and a workload on the pool selects the class. GKE's autoscaler then scales the first rung that
+can get capacity, and with ``activeMigration.optimizeRulePriority`` moves pods back up the
+ladder when a higher rung has capacity again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from gpuplat import catalog
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import Ladder, LadderRung, ladder
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Cluster, Spec
+from gpuplat.spec.resolve import resolve_pool, version_tuple, workload_pools
+from gpuplat.targets.gke.computeclass import (
+    CLASS_LABEL,
+    ComputeClass,
+    FlexStart,
+    Gpu,
+    PriorityRule,
+    Reservations,
+    SpecificReservation,
+)
+from gpuplat.workload.budget import NODE_START_SECONDS
+
+KINDS = ("reservation", "on-demand", "flex-start", "spot")
+"""What GKE ladders climb through (EC2 Capacity Blocks are EKS's)."""
+WHEN_UNSATISFIABLE = {"wait": "DoNotScaleUp", "scale-up-anyway": "ScaleUpAnyway"}
+
+
+def class_name(ladder: Ladder) -> str:
+    """Name of the ComputeClass of a laddered pool (prefixed: GKE ships classes of its own)."""
+    return f"gpuplat-{ladder.pool.name}"
+
+
+def recycling_lead(spec: Spec, cluster: Cluster, ladder: Ladder) -> int:
+    """Seconds before a flex-start node's end its replacement is started.
+
+    Enough for a new GPU node and the slowest workload on the pool to be ready
+    (``load_time_budget``) before the old node goes: then the pod evicted from it (one at a
+    time, by the PodDisruptionBudget) lands on a node that is already there.
+    """
+    budgets = [
+        w.load_time_budget
+        for w in spec.workloads
+        if any(p.name == ladder.pool.name for p in workload_pools(spec, w).get(cluster.name, []))
+    ]
+    return NODE_START_SECONDS + max(budgets, default=0)
+
+
+def rule(spec: Spec, cluster: Cluster, ladder: Ladder, rung: LadderRung) -> PriorityRule:
+    """The priority rule of one rung: its node pool, and what that pool is."""
+    pool = rung.pool
+    gpu = resolve_pool(cluster, pool)
+    driver = None if pool.driver.install == "none" else pool.driver.version.lower()
+    gpu_rule = None
+    if gpu.accelerator is not None and gpu.gpus_per_node:
+        gpu_rule = Gpu(gpu.accelerator, gpu.gpus_per_node, driver)  # type: ignore[arg-type]
+    reservations = None
+    flex = None
+    run = None
+    if rung.kind == "reservation":
+        if rung.reservation is None:
+            reservations = Reservations("AnyBestEffort")
+        else:
+            specific = SpecificReservation(rung.reservation, rung.project, rung.block)
+            reservations = Reservations("Specific", (specific,))
+    elif rung.kind == "flex-start":
+        # The node pool consumes no reservation (flex-start cannot); say the same here.
+        reservations = Reservations("None")
+        flex = FlexStart(True, recycling_lead(spec, cluster, ladder))
+        run = rung.max_run_duration
+    return PriorityRule(
+        nodepools=(pool.name,),
+        machine_type=pool.machine_type,
+        gpu=gpu_rule,
+        spot=None if rung.kind == "flex-start" else rung.kind == "spot",
+        reservations=reservations,
+        flex_start=flex,
+        max_run_duration_seconds=run,
+    )
+
+
+def compute_class(spec: Spec, cluster: Cluster, ladder: Ladder) -> ComputeClass:
+    """The ComputeClass of a laddered pool: one priority rule per rung, in order."""
+    return ComputeClass(
+        name=class_name(ladder),
+        priorities=tuple(rule(spec, cluster, ladder, r) for r in ladder.rungs),
+        when_unsatisfiable=WHEN_UNSATISFIABLE[ladder.pool.autoscaling.when_unavailable],  # type: ignore[arg-type]
+        optimize_rule_priority=True,
+        labels=(
+            ("app.kubernetes.io/managed-by", "gpuplat"),
+            ("gpuplat.dev/pool", ladder.pool.name),
+        ),
+    )
+
+
+def compute_classes(spec: Spec, cluster: Cluster) -> list[ComputeClass]:
+    """Every ComputeClass of a cluster: one per pool with a ladder of several rungs."""
+    out = []
+    for pool in cluster.node_pools:
+        lad = ladder(cluster, pool)
+        if lad.is_ladder:
+            out.append(compute_class(spec, cluster, lad))
+    return out
+
+
+def selector(ladder: Ladder) -> tuple[dict[str, str], tuple[dict[str, str], ...]]:
+    """What a workload on a laddered pool adds: select the class, tolerate its taint."""
+    name = class_name(ladder)
+    toleration = {"key": CLASS_LABEL, "operator": "Equal", "value": name, "effect": "NoSchedule"}
+    return {CLASS_LABEL: name}, (toleration,)
+
+
+def check(
+    spec: Spec, cluster: Cluster, ladder: Ladder, base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """Version floors, flex-start rungs, and the ComputeClass itself, before it is rendered."""
+    version = (*base[:2], "kubernetes", "version")
+    what = "a capacity ladder (custom ComputeClass)"
+    yield from _floor(cluster, "gke_custom_compute_class", what, (*base, "capacity"), version, loc)
+    for rung in ladder.rungs:
+        path = (*base, *rung.path)
+        if rung.kind == "flex-start":
+            yield from _floor(cluster, "gke_flex_start", "a flex-start rung", path, version, loc)
+            lead = recycling_lead(spec, cluster, ladder)
+            if rung.max_run_duration is not None and lead >= rung.max_run_duration:
+                yield loc.error(
+                    (*path, "flex-start", "max_run_duration"),
+                    f"flex-start nodes of this rung run {rung.max_run_duration}s; a replacement "
+                    f"node and the slowest workload need {lead}s before that",
+                    "raise max_run_duration (at most 7d), so node recycling can start early",
+                    details=(
+                        f"{NODE_START_SECONDS}s for a new GPU node + the longest "
+                        f"load_time_budget of the workloads on the pool = {lead}s",
+                    ),
+                )
+            if rung.index == 0 and ladder.pool.autoscaling.min_nodes:
+                yield loc.error(
+                    (*base, "autoscaling", "min_nodes"),
+                    "the first rung is flex-start, whose nodes start only for pods that wait "
+                    "for them: min_nodes must be 0",
+                    "put a rung that keeps nodes (reservation, on-demand) first, or set "
+                    "min_nodes: 0",
+                )
+    for problem in compute_class(spec, cluster, ladder).problems():
+        yield loc.error((*base, "capacity"), f"the ComputeClass would be wrong: {problem}")
+
+
+def _floor(
+    cluster: Cluster, name: str, what: str, path: KeyPath, version_path: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    version = cluster.kubernetes.version
+    parsed = version_tuple(version) if version is not None else None
+    floor = catalog.feature_floor(name)
+    needed = version_tuple(floor.version)
+    if parsed is None or needed is None or parsed >= needed:
+        if parsed is not None and needed is not None and parsed == needed:
+            yield loc.warning(
+                version_path,
+                f"{what} needs GKE {floor.version} or later; {version} may be older",
+                f'set kubernetes.version to a later minor, e.g. "{needed[0]}.{needed[1] + 1}"',
+            )
+        return
+    yield loc.error(
+        path,
+        f'{what} needs GKE {floor.version} or later; cluster "{cluster.name}" runs {version}',
+        f'set clusters[].kubernetes.version to "{needed[0]}.{needed[1] + 1}" or later',
+        related=[(version_path, "the version is set here")],
+    )

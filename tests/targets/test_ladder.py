@@ -1,0 +1,173 @@
+"""Capacity ladders as rendered: each cloud's priority mechanism names exactly the node pools
+the infra stage writes, in the ladder's order.
+
+The tests read the rendered roots (``terraform fmt``-clean HCL, parsed with python-hcl2), never
+the views that wrote them: what is checked is what terraform would apply.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gpuplat.targets.gke.computeclass import ComputeClass, FlexStart, PriorityRule, Reservations
+from tests.eks.terraform import mirror_env, terraform
+from tests.support.cli import run
+from tests.support.hclread import modules
+from tests.support.specs import GKE_LADDER_PATCH, project
+
+EKS_LADDER = (
+    (
+        "        capacity:\n          type: spot\n",
+        "        capacity:\n"
+        "          - reservation: cr-0123456789abcdef0\n"
+        "            zones: [us-east-1a]\n"
+        "          - on-demand\n"
+        "          - spot\n",
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def gke(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = project(tmp_path_factory.mktemp("gke-ladder"), GKE_LADDER_PATCH)
+    result = run("render", cwd=folder)
+    assert result.exit_code == 0, result.stderr
+    return folder / "envs" / "dev" / "inference-us"
+
+
+@pytest.fixture(scope="module")
+def eks(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = project(tmp_path_factory.mktemp("eks-ladder"), EKS_LADDER, example="eks-l4-vllm")
+    result = run("render", cwd=folder)
+    assert result.exit_code == 0, result.stderr
+    return folder / "envs" / "dev" / "inference-use1"
+
+
+def test_gke_compute_class_and_node_pools_match_rung_by_rung(gke: Path) -> None:
+    infra = modules(gke / "infra" / "main.tf")
+    pools = {b["name"]: b for n, b in infra.items() if n.startswith("pool_")}
+    platform = next(iter(modules(gke / "platform" / "main.tf").values()))
+    classes = platform["compute_classes"]
+    assert isinstance(classes, list) and len(classes) == 1
+    cls = classes[0]
+    name = cls["metadata"]["name"]
+    spec = cls["spec"]
+    assert spec["whenUnsatisfiable"] == "DoNotScaleUp"
+    assert spec["activeMigration"] == {"optimizeRulePriority": True}
+    rules = spec["priorities"]
+    # Every rung's rule names exactly one rendered pool, in ladder order, and every pool of the
+    # class is named by exactly one rule.
+    named = [pool for rule in rules for pool in rule["nodepools"]]
+    assert named == ["l4-shared-res", "l4-shared-od", "l4-shared-flex", "l4-shared-spot"]
+    marked = [p for p, body in pools.items() if body["labels"].get(CLASS) == name]
+    assert sorted(marked) == sorted(named) == sorted(pools)
+    for rule in rules:
+        pool = pools[rule["nodepools"][0]]
+        assert {"key": CLASS, "value": name, "effect": "NO_SCHEDULE"} in pool["taints"]
+        assert rule["machineType"] == pool["machine_type"]
+        assert rule["gpu"]["type"] == pool["accelerator"]["type"]
+        assert rule["gpu"]["count"] == pool["accelerator"]["count"]
+        capacity = pool["capacity"]
+        if "reservations" in rule and rule["reservations"]["affinity"] == "Specific":
+            assert capacity["type"] == "RESERVATION"
+            assert rule["reservations"]["specific"] == [{"name": capacity["reservation"]}]
+            assert pool["node_locations"] == ["us-central1-a"]
+        elif "flexStart" in rule:
+            assert capacity["type"] == "FLEX_START"
+            assert f"{rule['maxRunDurationSeconds']}s" == capacity["max_run_duration"]
+            lead = rule["flexStart"]["nodeRecycling"]["leadTimeSeconds"]
+            assert 0 < lead < rule["maxRunDurationSeconds"]
+        elif rule["spot"]:
+            assert capacity["type"] == "SPOT"
+        else:
+            assert capacity["type"] == "ON_DEMAND"
+        # The one cap (dev: max_nodes 2): each rung may alone have to hold all of it.
+        assert pool["autoscaling"]["max_nodes"] == 2
+
+
+def test_gke_workload_selects_the_class_and_is_held_to_the_cap(gke: Path) -> None:
+    infra = modules(gke / "infra" / "main.tf")
+    name = next(b["labels"][CLASS] for n, b in infra.items() if n.startswith("pool_"))
+    server = next(iter(modules(gke / "serving" / "main.tf").values()))
+    placement = server["placement"]
+    assert placement["node_selector"] == {CLASS: name}
+    assert {"key": CLASS, "operator": "Equal", "value": name, "effect": "NoSchedule"} in placement[
+        "tolerations"
+    ]
+    # The cap in GPUs the pods request: 2 nodes of one L4 shared by 2 (time-slicing).
+    assert server["gpu_quota"] == 4
+
+
+def test_compute_class_problems_are_found_before_render() -> None:
+    good = PriorityRule(("a",), flex_start=FlexStart(True, 600), max_run_duration_seconds=3600)
+    assert good.problems() == []
+    bad = ComputeClass(
+        "c",
+        (
+            PriorityRule(("a",), spot=True, reservations=Reservations("AnyBestEffort")),
+            PriorityRule(("a",), flex_start=FlexStart(True, 7200), max_run_duration_seconds=3600),
+            PriorityRule(("b",), reservations=Reservations("Specific")),
+        ),
+    )
+    assert bad.problems() == [
+        "priorities[0]: spot nodes cannot consume reservations",
+        "priorities[1]: node recycling starts 7200s before the end of a 3600s run: a "
+        "replacement node would be recycled before it serves",
+        "priorities[1]: node pool a is named by an earlier rule",
+        "priorities[2]: reservations.specific goes with affinity Specific, and only with it",
+    ]
+
+
+CLASS = "cloud.google.com/compute-class"
+_PRIORITIES = re.compile(r"^    priorities = \{\n.*?^    \}\n", re.M | re.S)
+
+
+def test_eks_priority_expander_patterns_match_exactly_the_rendered_groups(
+    eks: Path, tmp_path: Path
+) -> None:
+    """Real terraform evaluates the rendered patterns against Auto Scaling group names.
+
+    The infra stage's state is stood in for by a local holding, for every node group the infra
+    root renders, an Auto Scaling group name of the shape EKS gives them
+    (``eks-<node group>-<uuid>``), plus decoys whose names extend a real one; the platform root's
+    ``priorities`` expression, copied as rendered, is evaluated by terraform.
+    """
+    infra = modules(eks / "infra" / "main.tf")
+    groups = [b["name"] for n, b in infra.items() if n.startswith("pool_")]
+    assert groups == ["l4-shared-res", "l4-shared-od", "l4-shared-spot"]
+    asg = {g: f"eks-{g}-5ac6d0e2-17b8-7d4c-4e1b-0a2f3c9e8d71" for g in groups}
+    system = "eks-system-9e8d7c6b-5a4f-3e2d-1c0b-a9f8e7d6c5b4"
+    platform = (eks / "platform" / "main.tf").read_text(encoding="utf-8")
+    match = _PRIORITIES.search(platform)
+    assert match is not None, "the platform root renders no priorities"
+    pools = ", ".join(f'"{g}" = {{ autoscaling_group = "{a}" }}' for g, a in asg.items())
+    (tmp_path / "main.tf").write_text(
+        "locals {\n"
+        f'  clusters = {{ "inference-use1" = {{ system_group = "{system}", pools = {{ {pools} }} }} }}\n'
+        "}\n"
+        f'output "priorities" {{\n  value = {{\n{match.group(0).split("{", 1)[1]}\n}}\n',
+        encoding="utf-8",
+    )
+    env = mirror_env(tmp_path / "tf")
+    for args in (["init", "-input=false", "-no-color"], ["apply", "-auto-approve", "-no-color"]):
+        done = terraform(args, tmp_path, env)
+        assert done.returncode == 0, done.stdout + done.stderr
+    out = terraform(["output", "-json", "priorities"], tmp_path, env)
+    priorities = {int(k): v for k, v in json.loads(out.stdout).items()}
+    names = [*asg.values(), system]
+    decoys = [f"{n}-2" for n in names] + [f"x{n}" for n in names]
+    matched: dict[str, list[int]] = {}
+    for level, patterns in priorities.items():
+        for pattern in patterns:
+            hits = [n for n in names + decoys if re.search(pattern, n)]
+            assert len(hits) == 1, (pattern, hits)
+            matched.setdefault(hits[0], []).append(level)
+    # Every group is matched by exactly one pattern, and the rungs come in the ladder's order.
+    assert sorted(matched) == sorted(names)
+    assert all(len(levels) == 1 for levels in matched.values())
+    order = sorted(names, key=lambda n: -matched[n][0])
+    assert order == [asg["l4-shared-res"], asg["l4-shared-od"], asg["l4-shared-spot"], system]

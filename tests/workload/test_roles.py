@@ -1,0 +1,112 @@
+"""Placement roles and per-cluster overrides, as the serving plan renders them.
+
+One workload on three clusters (active, warm standby, cold standby) with an HPA metric, and the
+same with scale_to_zero (KEDA): the Deployment's count, the HPA's bounds and KEDA's bounds must
+say the same thing for each role (spec/roles.py has the table).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gpuplat.render.serving import model_server_args, server_view
+from gpuplat.spec.load import load_project
+from gpuplat.workload.serving import ServingPlan, serving_plans
+from tests.support.cli import run
+
+CLUSTER = """  - name: {name}
+    cloud: gke
+    region: us-central1
+    zones: [us-central1-a]
+    gcp:
+      project: demo-project-1
+    node_pools:
+      - name: l4
+        machine_type: {machine}
+        autoscaling:
+          min_nodes: 0
+          max_nodes: 4
+"""
+SPEC = """version: 1
+project: demo
+clusters:
+{clusters}workloads:
+  - name: chat
+    image: vllm/vllm-openai:v0.11.0
+    args: [--gpu-memory-utilization=0.90]
+    model:
+      source: gs://models/llama
+      size_gb: 6
+    pool: l4
+    replicas: {{min: 1, max: 4}}
+{scaling}    clusters: [us, eu, asia]
+    placements:
+      eu:
+        role: {eu_role}
+{eu_extra}      asia:
+        args: [--gpu-memory-utilization=0.80]
+        image: vllm/vllm-openai:v0.11.1
+        gpus: 2
+        replicas: {{min: 1, max: 2}}
+environments:
+  - name: dev
+"""
+HPA = "    autoscaling:\n      metric: vllm:num_requests_waiting\n      target: 4\n"
+KEDA = HPA + "    scale_to_zero: true\n"
+
+
+def plans(tmp_path: Path, scaling: str, eu_role: str, eu_extra: str = "") -> dict[str, ServingPlan]:
+    clusters = "".join(
+        CLUSTER.format(name=n, machine=m)
+        for n, m in (("us", "g2-standard-8"), ("eu", "g2-standard-8"), ("asia", "g2-standard-24"))
+    )
+    text = SPEC.format(clusters=clusters, scaling=scaling, eu_role=eu_role, eu_extra=eu_extra)
+    if "scale_to_zero" in scaling:
+        text = text.replace("{min: 1,", "{min: 0,")  # KEDA takes the workload to zero
+    (tmp_path / "gpuplat.yaml").write_text(text, encoding="utf-8")
+    checked = run("validate", cwd=tmp_path)
+    assert checked.exit_code == 0, checked.stderr
+    env = load_project(tmp_path).envs["dev"]
+    return {p.cluster: p for p in serving_plans(env)}
+
+
+def bounds(plan: ServingPlan) -> tuple[str, int, int, tuple[int, int] | None, int | None]:
+    hpa = (plan.hpa.min_replicas, plan.hpa.max_replicas) if plan.hpa else None
+    keda = plan.zero.max_replicas if plan.zero else None
+    return plan.role, plan.replicas_min, plan.replicas_max, hpa, keda
+
+
+def test_hpa_roles_active_warm_cold(tmp_path: Path) -> None:
+    by = plans(tmp_path, HPA, "warm", "        warm_replicas: 2\n")
+    # active: min..max under the HPA; warm: warm_replicas..max under the HPA; the default role
+    # of a later cluster is cold: 0 replicas and no HPA (an HPA cannot hold 0).
+    assert bounds(by["us"]) == ("active", 1, 4, (1, 4), None)
+    assert bounds(by["eu"]) == ("warm", 2, 4, (2, 4), None)
+    assert bounds(by["asia"]) == ("cold", 0, 0, None, None)
+    args = model_server_args(by["eu"])
+    assert args["replicas"] == {"min": 2, "max": 4}
+    assert args["hpa"]["min_replicas"] == 2  # type: ignore[index]
+    assert "warm standby" in str(server_view(by["eu"])["role_text"])
+
+
+def test_keda_roles_active_and_cold(tmp_path: Path) -> None:
+    by = plans(tmp_path, KEDA, "cold")
+    # With scale_to_zero KEDA owns the count on every cluster: 0..max, a cold standby too (it
+    # starts on its first request); no HPA is rendered next to KEDA.
+    assert bounds(by["us"]) == ("active", 0, 4, None, 4)
+    assert bounds(by["eu"]) == ("cold", 0, 4, None, 4)
+    assert bounds(by["asia"]) == ("cold", 0, 2, None, 2)
+
+
+def test_overrides_change_only_their_cluster(tmp_path: Path) -> None:
+    by = plans(tmp_path, HPA, "active")
+    assert by["us"].args == by["eu"].args == ("--gpu-memory-utilization=0.90",)
+    assert by["asia"].args == ("--gpu-memory-utilization=0.80",)
+    assert (by["us"].image, by["asia"].image) == (
+        "vllm/vllm-openai:v0.11.0",
+        "vllm/vllm-openai:v0.11.1",
+    )
+    assert (by["us"].gpu_count, by["asia"].gpu_count) == (1, 2)
+    assert by["asia"].requests["nvidia.com/gpu"] == "2"
+    # Two active placements: both serve (a front door spreads traffic over them).
+    assert [p.role for p in by.values()] == ["active", "active", "cold"]
