@@ -67,6 +67,7 @@ def elements(spec: Spec) -> dict[str, Element]:
             element = Element("workload", f"{workload.name}@{name}", ("workloads", k), name)
             out[module_label("serve", workload.name, name)] = element
             out[module_label("zero", workload.name, name)] = element
+            out[module_label("weights", workload.name, name)] = element
     return out
 
 

@@ -206,6 +206,9 @@ class ChartPin:
     as_of: str
     note: str | None = None
     unverified: bool = False
+    webhook_ports: tuple[int, ...] = ()
+    """Ports on the nodes where the chart's admission webhooks or aggregated APIs listen, which
+    the API server must reach (a private GKE control plane reaches only 443 and 10250)."""
 
 
 @dataclass(frozen=True, slots=True)

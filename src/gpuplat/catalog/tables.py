@@ -250,6 +250,7 @@ def _charts() -> Mapping[str, ChartPin]:
                 source=f.sources(),
                 as_of=f.as_of(),
                 unverified=f.unverified()[0],
+                webhook_ports=f.opt_integers("webhook_ports") or (),
             )
         )
         f.done()
