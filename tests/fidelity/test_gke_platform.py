@@ -25,7 +25,7 @@ pytestmark = pytest.mark.terraform
 
 CHARTS = {
     name: {"repository": pin.repository, "chart": pin.chart, "version": pin.version}
-    for name in ("gpu-operator", "nvidia-device-plugin")
+    for name in ("gpu-operator", "nvidia-device-plugin", "nvidia-dra-driver")
     for pin in [catalog.chart(name)]
 }
 CALLS = {
@@ -36,6 +36,7 @@ CALLS = {
         "dcgm": "operator",
     },
     "gke_plugin": {"cloud": "gke", "device_plugin": "nvidia-device-plugin", "dcgm": "managed"},
+    "gke_dra": {"cloud": "gke", "device_plugin": "dra", "gke_host_paths": True, "dcgm": "managed"},
     "eks_plugin": {"cloud": "eks", "device_plugin": "nvidia-device-plugin", "dcgm": "off"},
 }
 
@@ -71,6 +72,8 @@ def test_gke_releases_wait_for_a_quota_that_admits_critical_pods(
     for call, namespace in (
         ("gke_operator", "gpu-operator"),
         ("gke_plugin", "nvidia-device-plugin"),
+        ("gke_dra", "gpu-operator"),
+        ("gke_dra", "nvidia-dra-driver"),
     ):
         quota = planned[f'module.{call}.kubernetes_resource_quota_v1.critical["{namespace}"]']
         (spec,) = quota["spec"]
@@ -82,6 +85,7 @@ def test_gke_releases_wait_for_a_quota_that_admits_critical_pods(
         assert f'module.{call}.kubernetes_namespace_v1.critical["{namespace}"]' in planned
     assert planned["module.gke_operator.helm_release.gpu_operator[0]"]["create_namespace"] is False
     assert planned["module.gke_plugin.helm_release.device_plugin[0]"]["create_namespace"] is False
+    assert planned["module.gke_dra.helm_release.dra_driver[0]"]["create_namespace"] is False
     # Other clouds gate no priority class: no quota there, and the release makes its namespace.
     assert not [a for a in planned if a.startswith("module.eks_plugin.kubernetes_")]
     assert planned["module.eks_plugin.helm_release.device_plugin[0]"]["create_namespace"] is True

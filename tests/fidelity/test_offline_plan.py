@@ -139,3 +139,15 @@ def test_gke_infra_plan_is_right_for_a_private_cluster(tmp_path: Path) -> None:
     assert labels["l4-shared"]["nvidia.com/gpu.deploy.driver"] == "false"
     assert "nvidia.com/gpu.deploy.driver" not in labels["batch"]
     assert all(v["gke-no-default-nvidia-gpu-device-plugin"] == "true" for v in labels.values())
+
+    # Image streaming on the COS pool: the Container File System API is on (and stays on when
+    # the cluster is destroyed, on google 6.x and 7.x alike) and the custom node service
+    # account may consume it.
+    gcfs = {n: p["node_config"][0]["gcfs_config"] for n, p in pools.items()}
+    assert gcfs == {"l4-shared": [{"enabled": True}], "batch": [{"enabled": False}]}
+    service = planned[f"{cluster}.google_project_service.container_filesystem[0]"]
+    assert service["service"] == "containerfilesystem.googleapis.com"
+    assert service["disable_on_destroy"] is False
+    role = "roles/serviceusage.serviceUsageConsumer"
+    consumer = planned[f'{cluster}.google_project_iam_member.nodes["{role}"]']
+    assert consumer["project"] == service["project"] == "acme-inference-dev"
