@@ -111,7 +111,7 @@ def test_installed_gpuplat_is_the_wheel_not_the_repository(
 ) -> None:
     _, venv = installed
     probe = (
-        "import gpuplat, gpuplat.conformance.schema as s, gpuplat.render.templates as t; "
+        "import gpuplat, gpuplat.conformance.files as s, gpuplat.render.templates as t; "
         "print(gpuplat.__file__); print(s.BUNDLED); print(t.templates_root())"
     )
     done = _ok(_run([str(venv / "bin" / "python"), "-c", probe], tmp_path, _outside_env(venv)))

@@ -8,7 +8,7 @@ from typing import Literal
 
 from gpuplat.render.naming import module_label
 from gpuplat.spec.diagnostics import KeyPath
-from gpuplat.spec.model import Spec
+from gpuplat.spec.model import Cluster, Spec
 from gpuplat.targets import TARGETS
 
 Kind = Literal["cluster", "pool", "platform", "workload", "other"]
@@ -45,29 +45,42 @@ class Element:
 OTHER = Element("other", "-", ())
 
 
-def elements(spec: Spec) -> dict[str, Element]:
-    """Module labels of the rendered roots -> the spec element each one renders."""
+def elements(spec: Spec, cluster: str | None = None) -> dict[str, Element]:
+    """Module labels of the rendered roots -> the spec element each one renders.
+
+    Labels are unique within one cluster's roots, not across clusters (an EKS cluster ``a_b``
+    with pool ``c`` and a cluster ``a`` with pool ``b_c`` both label ``pool_a_b_c``): give
+    ``cluster`` to read the roots of one cluster.
+    """
     out: dict[str, Element] = {}
-    for i, cluster in enumerate(spec.clusters):
-        element = Element("cluster", cluster.name, ("clusters", i), cluster.name)
-        out[module_label("cluster", cluster.name)] = element
-        out[module_label("network", cluster.name)] = element
-        out[module_label("platform", cluster.name)] = Element(
-            "platform", cluster.name, ("addons",), cluster.name
-        )
-        for j, pool in enumerate(cluster.node_pools):
-            out[module_label("pool", cluster.name, pool.name)] = Element(
-                "pool",
-                f"{cluster.name}/{pool.name}",
-                ("clusters", i, "node_pools", j),
-                cluster.name,
-            )
+    for i, one in enumerate(spec.clusters):
+        if cluster is not None and one.name != cluster:
+            continue
+        out.update(_cluster_elements(one, i))
     for k, workload in enumerate(spec.workloads):
         for name in workload.clusters:
+            if cluster is not None and name != cluster:
+                continue
             element = Element("workload", f"{workload.name}@{name}", ("workloads", k), name)
             out[module_label("serve", workload.name, name)] = element
             out[module_label("zero", workload.name, name)] = element
             out[module_label("weights", workload.name, name)] = element
+    return out
+
+
+def _cluster_elements(cluster: Cluster, i: int) -> dict[str, Element]:
+    element = Element("cluster", cluster.name, ("clusters", i), cluster.name)
+    out = {
+        module_label("cluster", cluster.name): element,
+        module_label("network", cluster.name): element,
+        module_label("platform", cluster.name): Element(
+            "platform", cluster.name, ("addons",), cluster.name
+        ),
+    }
+    for j, pool in enumerate(cluster.node_pools):
+        out[module_label("pool", cluster.name, pool.name)] = Element(
+            "pool", f"{cluster.name}/{pool.name}", ("clusters", i, "node_pools", j), cluster.name
+        )
     return out
 
 

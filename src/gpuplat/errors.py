@@ -28,8 +28,8 @@ class ExitCode(IntEnum):
     INVALID_SPEC = 4
     """The spec or an overlay is invalid (or has warnings under `--strict`)."""
     STALE = 5
-    """Rendered files are stale or were edited by hand (`render --check`), or a template changed
-    without a version bump."""
+    """Rendered files are stale or were edited by hand (`render --check`), a vendored copy
+    differs from its lock (`vendor --check`), or a template changed without a version bump."""
     TERRAFORM = 6
     """Terraform ran and failed; its diagnostics are shown."""
     REFUSED = 7
@@ -43,6 +43,9 @@ class ExitCode(IntEnum):
     """`plan` succeeded and the plan has changes; `drift` found drift."""
     NONCONFORMANT = 11
     """`conformance` found Terraform that does not match the provider schemas."""
+    CONFLICT = 12
+    """`vendor`: the repository's version constraints conflict with a vendored module's;
+    `vendor upgrade`: a local edit and an upstream change meet in one place. Nothing written."""
     INTERRUPTED = 130
     """Interrupted by SIGINT (Ctrl-C)."""
 
@@ -89,6 +92,13 @@ class RefusedError(GpuplatError):
     """gpuplat declined to act on the user's behalf; the hint says how to proceed."""
 
     exit_code: ExitCode = ExitCode.REFUSED
+
+
+@dataclass
+class ConflictError(GpuplatError):
+    """Two sides disagree (version constraints, or edits in one place); nothing was written."""
+
+    exit_code: ExitCode = ExitCode.CONFLICT
 
 
 @dataclass

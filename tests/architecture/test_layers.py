@@ -18,41 +18,8 @@ KNOWN_LONG: set[str] = set()
 """Modules over the limit, being split."""
 """Comparisons against a cloud name allowed outside the targets' own files."""
 
-KNOWN_CYCLES: list[list[str]] = [
-    ["gpuplat.conformance.builtin", "gpuplat.conformance.schema"],
-]
-KNOWN_PRIVATE_IMPORTS = {
-    # The catalog's readers, about to become pydantic models of the data files.
-    ("gpuplat.catalog.hardware", "_accelerators"),
-    ("gpuplat.catalog.hardware", "_cloud"),
-    ("gpuplat.catalog.hardware", "_gpus"),
-    ("gpuplat.catalog.hardware", "_mig"),
-    ("gpuplat.catalog.hardware", "_shapes"),
-    ("gpuplat.catalog.loader", "_Fields"),
-    ("gpuplat.catalog.loader", "_charts"),
-    ("gpuplat.catalog.loader", "_cloud"),
-    ("gpuplat.catalog.loader", "_floors"),
-    ("gpuplat.catalog.loader", "_labels"),
-    ("gpuplat.catalog.loader", "_limits"),
-    ("gpuplat.catalog.loader", "_read"),
-    ("gpuplat.catalog.loader", "_sources"),
-    ("gpuplat.catalog.pricing", "_Fields"),
-    ("gpuplat.catalog.pricing", "_cloud"),
-    ("gpuplat.catalog.pricing", "_price"),
-    ("gpuplat.catalog.pricing", "_read"),
-    ("gpuplat.catalog.names", "_accelerators"),
-    ("gpuplat.catalog.names", "_charts"),
-    ("gpuplat.catalog.names", "_cloud"),
-    ("gpuplat.catalog.names", "_floors"),
-    ("gpuplat.catalog.names", "_gpus"),
-    ("gpuplat.catalog.names", "_limits"),
-    ("gpuplat.catalog.names", "_shapes"),
-    ("gpuplat.catalog.names", "_sources"),
-    ("gpuplat.catalog.tables", "_Fields"),
-    ("gpuplat.catalog.tables", "_cloud"),
-    ("gpuplat.catalog.tables", "_index"),
-    ("gpuplat.catalog.tables", "_read"),
-}
+KNOWN_CYCLES: list[list[str]] = []
+KNOWN_PRIVATE_IMPORTS: set[tuple[str, str]] = set()
 
 
 def test_no_import_cycles() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import os
 import re
@@ -14,12 +13,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pydantic
 import pytest
 import yaml
 
 from gpuplat import catalog
-from gpuplat.catalog import CLOUDS, Price, Shape
-from gpuplat.catalog.loader import CatalogDataError, _Fields
+from gpuplat.catalog import CLOUDS, Price, Shape, files
+from gpuplat.catalog.loader import CatalogDataError
+from gpuplat.catalog.model import GpusFile
 from tests.support.realparts import missing
 
 REPO = Path(__file__).resolve().parents[2]
@@ -247,19 +248,34 @@ def test_bad_cloud_or_kind_is_a_value_error() -> None:
 def test_records_are_frozen() -> None:
     model = catalog.gpu_model("L4")
     assert model is not None
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(pydantic.ValidationError, match="frozen"):
         model.memory_gb = 48  # type: ignore[misc]
     with pytest.raises(TypeError):
         model.mig_profiles["1g.6gb"] = 4  # type: ignore[index]
 
 
-def test_data_parser_rejects_unknown_keys() -> None:
-    fields = _Fields({"name": "x", "colour": "blue"}, "test.yaml")
-    assert fields.text("name") == "x"
-    with pytest.raises(CatalogDataError, match="unknown keys colour"):
-        fields.done()
-    with pytest.raises(CatalogDataError, match="as_of"):
-        _Fields({"as_of": "30 Nov 2026"}, "test.yaml").as_of()
+def test_data_files_refuse_unknown_keys_and_bad_dates(monkeypatch: pytest.MonkeyPatch) -> None:
+    good = {
+        "name": "X1",
+        "arch": "Test",
+        "memory_gb": 8,
+        "mig_capable": False,
+        "source": ["s"],
+        "as_of": "2026-11-30",
+    }
+    for entry, message in (
+        ({**good, "colour": "blue"}, r"gpus\.yaml: gpu_models\.0\.colour: Extra inputs"),
+        (
+            {**good, "as_of": "30 Nov 2026"},
+            r"gpus\.yaml: gpu_models\.0\.as_of: String should match",
+        ),
+        ({**good, "memory_gb": True}, r"gpus\.yaml: gpu_models\.0\.memory_gb: Input should be"),
+    ):
+        monkeypatch.setattr(files, "raw", lambda stem, entry=entry: {"gpu_models": [entry]})
+        with pytest.raises(CatalogDataError, match=message):
+            files.parse("gpus", GpusFile)
+    monkeypatch.setattr(files, "raw", lambda stem: {"gpu_models": [good]})
+    assert files.parse("gpus", GpusFile).gpu_models[0].name == "X1"
 
 
 # --------------------------------------------------------------------------- integrity
@@ -282,8 +298,8 @@ def _records() -> Iterator[Any]:
 
 
 def _prices(record: Any) -> Iterator[Price]:
-    for field in dataclasses.fields(record):
-        value = getattr(record, field.name)
+    for name in type(record).model_fields:
+        value = getattr(record, name)
         if isinstance(value, Price):
             yield value
 
@@ -309,7 +325,8 @@ def test_every_source_id_exists() -> None:
 
 def test_unverified_fields_name_real_fields() -> None:
     for record in _records():
-        names = {f.name for f in dataclasses.fields(record)} | {"aks_support"}
+        fields = type(record).model_fields
+        names = set(fields) | {f.alias for f in fields.values() if f.alias} | {"aks_support"}
         for name in getattr(record, "unverified_fields", ()):
             assert name in names, (record, name)
             assert record.unverified, record

@@ -24,8 +24,9 @@ from gpuplat.conformance import (
     load_schemas,
 )
 from gpuplat.conformance.__main__ import main
+from gpuplat.conformance.files import BUNDLED
 from gpuplat.conformance.hclread import HclParseError, parse_text
-from gpuplat.conformance.schema import BUNDLED, Kind
+from gpuplat.conformance.schema import Kind
 from gpuplat.errors import ExitCode
 from tests.support.realparts import (
     REPO,

@@ -20,7 +20,8 @@ from types import ModuleType
 import pytest
 
 from gpuplat.conformance import load_schemas
-from gpuplat.conformance.schema import BUNDLED, Kind, ProviderSchemas
+from gpuplat.conformance.files import BUNDLED
+from gpuplat.conformance.schema import Kind, ProviderSchemas
 from tests.conformance.test_checker import aws_schema  # noqa: F401  (a session fixture)
 from tests.support.realparts import REPO
 

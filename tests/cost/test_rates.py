@@ -6,6 +6,7 @@ import pytest
 
 from gpuplat import catalog
 from gpuplat.catalog import CatalogDataError
+from gpuplat.catalog import files as catalog_files
 from gpuplat.catalog import pricing as pricing_module
 from gpuplat.cost.rates import pool_rungs, shape_rate
 from gpuplat.spec.model import Cluster
@@ -110,7 +111,7 @@ def test_loader_refuses_a_zero_that_is_not_free_and_a_null_without_reason(
         ({**base, "usd_per_hour": 0}, "a zero price needs `free: true`"),
         ({**base, "usd_per_hour": None}, "null without `unknown`"),
     ):
-        monkeypatch.setattr(pricing_module, "_read", lambda stem, fee=fee: data(fee))
+        monkeypatch.setattr(catalog_files, "raw", lambda stem, fee=fee: data(fee))
         pricing_module._pricing.cache_clear()
         with pytest.raises(CatalogDataError, match=message):
             pricing_module._pricing()

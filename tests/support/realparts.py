@@ -47,7 +47,7 @@ def graphviz_dot() -> str:
 
 def provider_schema_dir() -> Path:
     """``$GPUPLAT_PROVIDER_SCHEMAS`` when set, else the trimmed schemas vendored in the package."""
-    from gpuplat.conformance.schema import BUNDLED
+    from gpuplat.conformance.files import BUNDLED
 
     env = os.environ.get("GPUPLAT_PROVIDER_SCHEMAS")
     candidate = Path(env) if env else BUNDLED

@@ -53,7 +53,6 @@ def destroy_env(
     """
     loaded = load_project(root, [env]).envs[env]
     names = selected_clusters(loaded, clusters)
-    table = elements(loaded.spec)
     result = DestroyResult(env)
     with ExitStack() as held, progress.running():
         for cluster in names:
@@ -79,7 +78,7 @@ def destroy_env(
                     env,
                     one.stage,
                     plan,
-                    table,
+                    elements(loaded.spec, one.cluster),
                     {c.name: c.region for c in loaded.spec.clusters},
                     cluster=one.cluster,
                 )

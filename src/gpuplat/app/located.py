@@ -32,7 +32,7 @@ def located(exc: TerraformError, stage: StageRoot, env: EnvSpec | None = None) -
     project, and — for resources gpuplat rendered from a spec element — where that element is
     written in the spec.
     """
-    table = elements(env.spec) if env is not None else {}
+    table = elements(env.spec, stage.cluster) if env is not None else {}
     locator = Locator(env.tree, {"gpuplat.yaml": 0}) if env is not None else None
     details: list[str] = []
     for diag in exc.diagnostics:

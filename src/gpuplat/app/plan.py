@@ -72,7 +72,7 @@ def plan_envs(
             name,
             cluster,
             outcome.cluster_hash(name, cluster),
-            elements(env.spec),
+            elements(env.spec, cluster),
             {c.name: c.region for c in env.spec.clusters},
         )
         for name, env in project.envs.items()

@@ -26,6 +26,7 @@ from gpuplat.tree.fingerprint import (
 from gpuplat.tree.record import Manifest, read_manifest, updated_manifest
 
 if TYPE_CHECKING:
+    from gpuplat.manifests.gitops import Source
     from gpuplat.render.roots import Rendered
     from gpuplat.spec.load import Project
 
@@ -127,6 +128,8 @@ def render_project(
     check: bool = False,
     load: bool = False,
     manifests: Path | None = None,
+    layout: str = "plain",
+    gitops: Source | None = None,
 ) -> RenderOutcome:
     """Render the project in ``root``.
 
@@ -138,6 +141,8 @@ def render_project(
         load: Load the spec even when nothing has to be rendered (for the caller's next step).
         manifests: Also write plain Kubernetes YAML into this folder (before the tree, so a
             refused folder leaves the tree as it was).
+        layout: How to lay the manifests out: plain, argocd or flux (``manifests.gitops``).
+        gitops: The repository, revision and path the Argo CD / Flux objects point at.
 
     Raises:
         SpecError: The spec is invalid (nothing is written).
@@ -158,7 +163,7 @@ def render_project(
                 if project is not None:
                     result.warnings = project.warnings
                     if manifests is not None and not dry_run:
-                        result.manifests = write_manifests(project, manifests)
+                        result.manifests = write_manifests(project, manifests, layout, gitops)
                 return RenderOutcome(result, project, read_manifest(root))
         project, rendered = load_and_render(root, envs)
         previous = read_manifest(root)
@@ -187,7 +192,7 @@ def render_project(
         if dry_run:
             return RenderOutcome(result, project, previous)
         if manifests is not None:
-            result.manifests = write_manifests(project, manifests)
+            result.manifests = write_manifests(project, manifests, layout, gitops)
         with user_files("write the rendered tree (the previous tree is intact)"):
             if not found.clean:
                 files = dict(rendered.files)
@@ -207,8 +212,13 @@ def _load(root: Path, envs: Sequence[str]) -> Project:
     return load_project(root, envs)
 
 
-def write_manifests(project: Project, folder: Path) -> tuple[int, bool]:
+def write_manifests(
+    project: Project, folder: Path, layout: str = "plain", gitops: Source | None = None
+) -> tuple[int, bool]:
     """Plain Kubernetes YAML of every loaded environment into ``folder``, switched atomically.
+
+    ``layout`` argocd or flux adds a kustomization per environment and cluster and the objects
+    that apply them (``manifests.gitops``).
 
     Returns:
         How many files, and whether anything was written (False: already up to date).
@@ -222,8 +232,48 @@ def write_manifests(project: Project, folder: Path) -> tuple[int, bool]:
     files = {
         path: text for env in project.envs.values() for path, text in build_manifests(env).items()
     }
+    if layout != "plain":
+        from gpuplat.manifests.gitops import layout as lay_out
+
+        files = lay_out(files, layout, gitops)  # type: ignore[arg-type]
     with user_files(f"write the manifests to {folder}"):
         return len(files), writer.replace_dir(folder, files, MARKER)
+
+
+def gitops_source(
+    root: Path,
+    manifests: Path | None,
+    layout: str,
+    repo_url: str | None,
+    revision: str,
+    repo_path: str | None,
+) -> Source | None:
+    """Where the GitOps objects of ``layout`` point, from the command line's options.
+
+    Raises:
+        GpuplatError: A GitOps layout without --manifests or --repo-url, or a manifests folder
+            outside the project without --repo-path.
+    """
+    if layout == "plain":
+        return None
+    from gpuplat.errors import GpuplatError
+    from gpuplat.manifests.gitops import Source
+
+    if manifests is None or not repo_url:
+        raise GpuplatError(
+            f"--layout {layout} needs --manifests DIR and --repo-url URL",
+            hint=f"e.g. gpuplat render --manifests k8s --layout {layout} "
+            "--repo-url https://github.com/acme/platform --revision main",
+        )
+    if repo_path is None:
+        try:
+            repo_path = manifests.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            raise GpuplatError(
+                f"{manifests} is outside the project: where is it in the repository?",
+                hint="say it with --repo-path (the folder's path from the repository's root)",
+            ) from None
+    return Source(repo_url, revision, repo_path.strip("/") or ".")
 
 
 def _remember(root: Path, project: Project) -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from gpuplat.catalog.fields import _cloud
+from gpuplat.catalog.files import accelerator_table, gpu_table, known_cloud, mig_tables, shape_table
 from gpuplat.catalog.model import Accelerator, Cloud, GpuModel, MigExposure, MigSupport, Shape
 from gpuplat.catalog.names import UnknownNameError, close_matches
-from gpuplat.catalog.tables import _accelerators, _gpus, _mig, _shapes
 
 GKE_ACCELERATOR_LABEL = "cloud.google.com/gke-accelerator"
 """GKE node label whose value is the accelerator name, e.g. ``nvidia-l4``."""
@@ -29,7 +28,7 @@ def gpu_model(name: str) -> GpuModel | None:
     Returns:
         The GPU model, or None when the catalog has no such name.
     """
-    return _gpus().get(name)
+    return gpu_table().get(name)
 
 
 def gpu_models() -> tuple[GpuModel, ...]:
@@ -38,7 +37,7 @@ def gpu_models() -> tuple[GpuModel, ...]:
     Returns:
         All GPU models.
     """
-    return tuple(_gpus().values())
+    return tuple(gpu_table().values())
 
 
 def no_mig_gpus() -> tuple[str, ...]:
@@ -47,7 +46,7 @@ def no_mig_gpus() -> tuple[str, ...]:
     Returns:
         GPU model names, e.g. ``T4``, ``L4``, ``A10G``.
     """
-    return _mig()[0]
+    return mig_tables()[0]
 
 
 def mig_profiles(gpu_model_name: str) -> Mapping[str, int]:
@@ -82,7 +81,7 @@ def mig_exposure(cloud: Cloud) -> MigExposure:
     Raises:
         ValueError: ``cloud`` is not a known cloud.
     """
-    return _mig()[1][_cloud(cloud)]
+    return mig_tables()[1][known_cloud(cloud)]
 
 
 def gke_mig_support(gpu_model_name: str) -> MigSupport | None:
@@ -95,7 +94,7 @@ def gke_mig_support(gpu_model_name: str) -> MigSupport | None:
         The support record (``supported`` is None when unknown), or None when the catalog
         has no record for the model; GPUs without MIG have no record.
     """
-    return _mig()[2].get(gpu_model_name)
+    return mig_tables()[2].get(gpu_model_name)
 
 
 def aks_gpu_instance(profile: str) -> str | None:
@@ -132,7 +131,7 @@ def shape(cloud: Cloud, name: str) -> Shape | None:
     Raises:
         ValueError: ``cloud`` is not a known cloud.
     """
-    return _shapes(_cloud(cloud)).get(name)
+    return shape_table(known_cloud(cloud)).get(name)
 
 
 def shapes(cloud: Cloud) -> tuple[Shape, ...]:
@@ -147,7 +146,7 @@ def shapes(cloud: Cloud) -> tuple[Shape, ...]:
     Raises:
         ValueError: ``cloud`` is not a known cloud.
     """
-    return tuple(_shapes(_cloud(cloud)).values())
+    return tuple(shape_table(known_cloud(cloud)).values())
 
 
 def gke_accelerator(name: str) -> Accelerator | None:
@@ -160,7 +159,7 @@ def gke_accelerator(name: str) -> Accelerator | None:
     Returns:
         The accelerator, or None when unknown.
     """
-    return _accelerators().get(name)
+    return accelerator_table().get(name)
 
 
 def gke_accelerators() -> tuple[Accelerator, ...]:
@@ -169,7 +168,7 @@ def gke_accelerators() -> tuple[Accelerator, ...]:
     Returns:
         All GKE accelerators.
     """
-    return tuple(_accelerators().values())
+    return tuple(accelerator_table().values())
 
 
 def gpu_model_for_accelerator(cloud: Cloud, accelerator_or_model_name: str) -> GpuModel | None:
@@ -188,7 +187,7 @@ def gpu_model_for_accelerator(cloud: Cloud, accelerator_or_model_name: str) -> G
     Raises:
         ValueError: ``cloud`` is not a known cloud.
     """
-    if _cloud(cloud) == "gke":
+    if known_cloud(cloud) == "gke":
         acc = gke_accelerator(accelerator_or_model_name)
         return gpu_model(acc.gpu_model) if acc is not None else None
     return gpu_model(accelerator_or_model_name)

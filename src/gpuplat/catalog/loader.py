@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from gpuplat.catalog.fields import CatalogDataError, _cloud, _Fields, _read
+from gpuplat.catalog.files import (
+    CatalogDataError,
+    azure_file,
+    chart_table,
+    floor_table,
+    known_cloud,
+    label_table,
+    limit_table,
+    source_table,
+)
 from gpuplat.catalog.hardware import (
     GKE_ACCELERATOR_LABEL,
     aks_gpu_instance,
@@ -20,7 +29,6 @@ from gpuplat.catalog.hardware import (
 )
 from gpuplat.catalog.model import ChartPin, Cloud, FeatureFloor, FeatureLimit, NodeLabel, Source
 from gpuplat.catalog.names import Kind, UnknownNameError, close_matches
-from gpuplat.catalog.tables import _charts, _floors, _labels, _limits, _sources
 
 __all__ = [
     "GKE_ACCELERATOR_LABEL",
@@ -67,7 +75,7 @@ def feature_floor(name: str) -> FeatureFloor:
     Raises:
         UnknownNameError: No floor has that name.
     """
-    floor = _floors().get(name)
+    floor = floor_table().get(name)
     if floor is None:
         raise UnknownNameError("feature floor", name, close_matches("feature_floor", name))
     return floor
@@ -79,7 +87,7 @@ def feature_floors() -> tuple[FeatureFloor, ...]:
     Returns:
         All feature floors.
     """
-    return tuple(_floors().values())
+    return tuple(floor_table().values())
 
 
 def feature_limit(name: str) -> FeatureLimit:
@@ -94,7 +102,7 @@ def feature_limit(name: str) -> FeatureLimit:
     Raises:
         UnknownNameError: No limit has that name.
     """
-    limit = _limits().get(name)
+    limit = limit_table().get(name)
     if limit is None:
         raise UnknownNameError("feature limit", name, close_matches("feature_limit", name))
     return limit
@@ -106,7 +114,7 @@ def feature_limits() -> tuple[FeatureLimit, ...]:
     Returns:
         All feature limits.
     """
-    return tuple(_limits().values())
+    return tuple(limit_table().values())
 
 
 def chart(name: str) -> ChartPin:
@@ -123,7 +131,7 @@ def chart(name: str) -> ChartPin:
     Raises:
         UnknownNameError: No chart has that name.
     """
-    pin = _charts().get(name)
+    pin = chart_table().get(name)
     if pin is None:
         raise UnknownNameError("chart", name, close_matches("chart", name))
     return pin
@@ -135,7 +143,7 @@ def charts() -> tuple[ChartPin, ...]:
     Returns:
         All chart pins.
     """
-    return tuple(_charts().values())
+    return tuple(chart_table().values())
 
 
 def node_labels(cloud: Cloud) -> tuple[NodeLabel, ...]:
@@ -150,8 +158,8 @@ def node_labels(cloud: Cloud) -> tuple[NodeLabel, ...]:
     Raises:
         ValueError: ``cloud`` is not a known cloud.
     """
-    wanted = _cloud(cloud)
-    return tuple(label for label in _labels() if wanted in label.clouds)
+    wanted = known_cloud(cloud)
+    return tuple(label for label in label_table() if wanted in label.clouds)
 
 
 def aks_gpu_driver_values() -> tuple[str, ...]:
@@ -160,7 +168,7 @@ def aks_gpu_driver_values() -> tuple[str, ...]:
     Returns:
         The allowed values, e.g. ``Install`` and ``None``.
     """
-    return _Fields(_read("azure"), "azure.yaml").texts("aks_gpu_driver_values")
+    return azure_file().aks_gpu_driver_values
 
 
 def source(source_id: str) -> Source:
@@ -175,7 +183,7 @@ def source(source_id: str) -> Source:
     Raises:
         UnknownNameError: No source has that id.
     """
-    found = _sources()[1].get(source_id)
+    found = source_table()[1].get(source_id)
     if found is None:
         raise UnknownNameError("source", source_id, close_matches("source", source_id))
     return found
@@ -187,7 +195,7 @@ def sources() -> tuple[Source, ...]:
     Returns:
         All sources.
     """
-    return tuple(_sources()[1].values())
+    return tuple(source_table()[1].values())
 
 
 def catalog_as_of() -> str:
@@ -196,4 +204,4 @@ def catalog_as_of() -> str:
     Returns:
         An ISO date, e.g. ``2026-11-30``.
     """
-    return _sources()[0]
+    return source_table()[0]

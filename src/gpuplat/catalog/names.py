@@ -6,15 +6,15 @@ import difflib
 from collections.abc import Iterable
 from typing import Literal, get_args
 
-from gpuplat.catalog.fields import _cloud
-from gpuplat.catalog.tables import (
-    _accelerators,
-    _charts,
-    _floors,
-    _gpus,
-    _limits,
-    _shapes,
-    _sources,
+from gpuplat.catalog.files import (
+    accelerator_table,
+    chart_table,
+    floor_table,
+    gpu_table,
+    known_cloud,
+    limit_table,
+    shape_table,
+    source_table,
 )
 
 Kind = Literal[
@@ -47,19 +47,19 @@ class UnknownNameError(KeyError):
 
 def _names(kind: Kind) -> Iterable[str]:
     if kind == "gpu_model":
-        return _gpus().keys()
+        return gpu_table().keys()
     if kind == "gke_accelerator":
-        return _accelerators().keys()
+        return accelerator_table().keys()
     if kind in ("gke_shape", "eks_shape", "aks_shape"):
-        return _shapes(_cloud(kind.split("_", 1)[0])).keys()
+        return shape_table(known_cloud(kind.split("_", 1)[0])).keys()
     if kind == "chart":
-        return _charts().keys()
+        return chart_table().keys()
     if kind == "feature_floor":
-        return _floors().keys()
+        return floor_table().keys()
     if kind == "feature_limit":
-        return _limits().keys()
+        return limit_table().keys()
     if kind == "source":
-        return _sources()[1].keys()
+        return source_table()[1].keys()
     raise ValueError(f"unknown kind {kind!r}; expected one of {', '.join(get_args(Kind))}")
 
 

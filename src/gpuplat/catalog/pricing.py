@@ -9,123 +9,91 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from gpuplat.catalog.fields import CatalogDataError, _cloud, _Fields, _read
-from gpuplat.catalog.model import Cloud, Price
-from gpuplat.catalog.tables import _price
+from pydantic import Field, model_validator
+
+from gpuplat.catalog.files import CatalogDataError, known_cloud, parse
+from gpuplat.catalog.model import AsOf, Cloud, Flag, Int, Num, Price, Record, Sources, Text
 
 Basis = Literal["on_demand", "spot", "unknown"]
 """Which shape price a capacity type is billed at."""
 
 
-@dataclass(frozen=True, slots=True)
-class ClusterFee:
+class ClusterFee(Record):
     """The control-plane fee of one cloud's cluster tier, per cluster and hour."""
 
     cloud: Cloud
-    tier: str
-    usd_per_hour: float | None
-    source: str
-    as_of: str
-    default: bool = False
-    unknown: str | None = None
-    unverified: bool = False
-    note: str | None = None
+    tier: Text
+    usd_per_hour: Num | None
+    source: Text
+    as_of: AsOf
+    default: Flag = False
+    free: Flag = False
+    unknown: Text | None = None
+    unverified: Flag = False
+    note: Text | None = None
+
+    @model_validator(mode="after")
+    def _known_or_said_why(self) -> ClusterFee:
+        if self.usd_per_hour is None and self.unknown is None:
+            raise ValueError("usd_per_hour is null without `unknown` saying why")
+        if self.usd_per_hour is not None and self.usd_per_hour <= 0 and not self.free:
+            raise ValueError("a zero price needs `free: true` (unknown is null)")
+        return self
 
 
-@dataclass(frozen=True, slots=True)
-class CapacityBilling:
+class CapacityBilling(Record):
     """How one cloud bills a capacity type: at the shape's on-demand or spot price, or unknown."""
 
     cloud: Cloud
-    type: str
+    type: Text
     basis: Basis
-    source: str
-    as_of: str
-    unknown: str | None = None
-    note: str | None = None
+    source: Text
+    as_of: AsOf
+    unknown: Text | None = None
+    note: Text | None = None
+
+    @model_validator(mode="after")
+    def _unknown_says_why(self) -> CapacityBilling:
+        if (self.basis == "unknown") != (self.unknown is not None):
+            raise ValueError("capacity basis unknown needs `unknown` (and only it)")
+        return self
 
 
-@dataclass(frozen=True, slots=True)
-class SystemShape:
+class SystemShape(Record):
     """A CPU shape that system pools run on, with its prices where known."""
 
     cloud: Cloud
-    name: str
-    vcpus: int
-    memory_gib: float
-    source: tuple[str, ...]
-    as_of: str
-    default: bool = False
-    price_on_demand: Price | None = None
-    price_spot: Price | None = None
-    unknown: str | None = None
+    name: Text
+    vcpus: Int
+    memory_gib: Num
+    source: Sources
+    as_of: AsOf
+    default: Flag = False
+    price_on_demand: Price | None = Field(None, alias="on_demand")
+    price_spot: Price | None = Field(None, alias="spot")
+    unknown: Text | None = None
+
+    @model_validator(mode="after")
+    def _priced_or_said_why(self) -> SystemShape:
+        if self.price_on_demand is None and self.unknown is None:
+            raise ValueError(f"system shape {self.name} has no price and no reason")
+        return self
 
 
-def _fee(f: _Fields) -> ClusterFee:
-    value = f.opt_number("usd_per_hour")
-    unknown = f.opt_text("unknown")
-    free = f.flag("free")
-    where = f"pricing.yaml: cluster fee {f.text('cloud')}/{f.text('tier')}"
-    if value is None and unknown is None:
-        raise CatalogDataError(f"{where}: usd_per_hour is null without `unknown` saying why")
-    if value is not None and value <= 0 and not free:
-        raise CatalogDataError(f"{where}: a zero price needs `free: true` (unknown is null)")
-    fee = ClusterFee(
-        cloud=_cloud(f.text("cloud")),
-        tier=f.text("tier"),
-        usd_per_hour=value,
-        default=f.flag("default"),
-        unknown=unknown,
-        unverified=f.flag("unverified"),
-        note=f.opt_text("note"),
-        source=f.text("source"),
-        as_of=f.as_of(),
-    )
-    f.done()
-    return fee
+class PricingFile(Record):
+    cluster_fees: list[ClusterFee]
+    capacity: list[CapacityBilling]
+    system_shapes: list[SystemShape]
 
-
-def _billing(f: _Fields) -> CapacityBilling:
-    basis = f.choice("basis", ("on_demand", "spot", "unknown"))
-    unknown = f.opt_text("unknown")
-    if (basis == "unknown") != (unknown is not None):
-        raise CatalogDataError("pricing.yaml: capacity basis unknown needs `unknown` (and only it)")
-    billing = CapacityBilling(
-        cloud=_cloud(f.text("cloud")),
-        type=f.text("type"),
-        basis="on_demand" if basis == "on_demand" else "spot" if basis == "spot" else "unknown",
-        unknown=unknown,
-        note=f.opt_text("note"),
-        source=f.text("source"),
-        as_of=f.as_of(),
-    )
-    f.done()
-    return billing
-
-
-def _system_shape(f: _Fields) -> SystemShape:
-    shape = SystemShape(
-        cloud=_cloud(f.text("cloud")),
-        name=f.text("name"),
-        default=f.flag("default"),
-        vcpus=f.integer("vcpus"),
-        memory_gib=f.number("memory_gib"),
-        price_on_demand=_price(f.sub("on_demand")),
-        price_spot=_price(f.sub("spot")),
-        unknown=f.opt_text("unknown"),
-        source=f.sources(),
-        as_of=f.as_of(),
-    )
-    f.done()
-    if shape.price_on_demand is None and shape.unknown is None:
-        raise CatalogDataError(
-            f"pricing.yaml: system shape {shape.name} has no price and no reason"
-        )
-    return shape
+    @model_validator(mode="after")
+    def _one_default_fee_per_cloud(self) -> PricingFile:
+        for cloud in sorted({fee.cloud for fee in self.cluster_fees}):
+            if sum(1 for fee in self.cluster_fees if fee.cloud == cloud and fee.default) != 1:
+                raise ValueError(f"{cloud} needs exactly one default cluster fee")
+        return self
 
 
 @functools.cache
@@ -134,24 +102,17 @@ def _pricing() -> tuple[
     Mapping[tuple[str, str], CapacityBilling],
     Mapping[tuple[str, str], SystemShape],
 ]:
-    root = _Fields(_read("pricing"), "pricing.yaml")
-    fees = tuple(_fee(f) for f in root.items("cluster_fees"))
+    found = parse("pricing", PricingFile)
     billing: dict[tuple[str, str], CapacityBilling] = {}
-    for item in root.items("capacity"):
-        entry = _billing(item)
+    for entry in found.capacity:
         key = (entry.cloud, entry.type)
         if key in billing:
             raise CatalogDataError(f"pricing.yaml: duplicate capacity {key}")
         billing[key] = entry
-    systems: dict[tuple[str, str], SystemShape] = {}
-    for item in root.items("system_shapes"):
-        shape = _system_shape(item)
-        systems[(shape.cloud, shape.name)] = shape
-    root.done()
-    for cloud in {fee.cloud for fee in fees}:
-        if sum(1 for fee in fees if fee.cloud == cloud and fee.default) != 1:
-            raise CatalogDataError(f"pricing.yaml: {cloud} needs exactly one default cluster fee")
-    return fees, MappingProxyType(billing), MappingProxyType(systems)
+    systems: dict[tuple[str, str], SystemShape] = {
+        (shape.cloud, shape.name): shape for shape in found.system_shapes
+    }
+    return tuple(found.cluster_fees), MappingProxyType(billing), MappingProxyType(systems)
 
 
 def cluster_fees() -> tuple[ClusterFee, ...]:
@@ -177,7 +138,7 @@ def cluster_fee(cloud: Cloud, tier: str | None = None) -> ClusterFee | None:
     Raises:
         ValueError: ``cloud`` is not a known cloud.
     """
-    wanted = _cloud(cloud)
+    wanted = known_cloud(cloud)
     for fee in _pricing()[0]:
         if fee.cloud == wanted and (fee.tier == tier if tier is not None else fee.default):
             return fee
@@ -198,7 +159,7 @@ def capacity_billing(cloud: Cloud, capacity_type: str) -> CapacityBilling | None
     Raises:
         ValueError: ``cloud`` is not a known cloud.
     """
-    return _pricing()[1].get((_cloud(cloud), capacity_type))
+    return _pricing()[1].get((known_cloud(cloud), capacity_type))
 
 
 def system_shape(cloud: Cloud, name: str | None = None) -> SystemShape | None:
@@ -214,7 +175,7 @@ def system_shape(cloud: Cloud, name: str | None = None) -> SystemShape | None:
     Raises:
         ValueError: ``cloud`` is not a known cloud.
     """
-    wanted = _cloud(cloud)
+    wanted = known_cloud(cloud)
     systems = _pricing()[2]
     if name is not None:
         return systems.get((wanted, name))

@@ -6,7 +6,7 @@ commands so that ``gpuplat --version`` starts fast.
 
 from __future__ import annotations
 
-from gpuplat.cli import cost, project, terraform
+from gpuplat.cli import cost, project, terraform, vendor
 from gpuplat.cli.group import App, cli, main
 
-__all__ = ["App", "cli", "cost", "main", "project", "terraform"]
+__all__ = ["App", "cli", "cost", "main", "project", "terraform", "vendor"]

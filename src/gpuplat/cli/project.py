@@ -97,15 +97,45 @@ def validate(ctx: click.Context, envs: tuple[str, ...], as_json: bool, strict: b
     default=None,
     help="Also write plain Kubernetes YAML per env and cluster into this folder.",
 )
+@click.option(
+    "--layout",
+    type=click.Choice(["plain", "argocd", "flux"]),
+    default="plain",
+    show_default=True,
+    help="Lay the manifests out for GitOps: a kustomization per env and cluster, and the "
+    "Argo CD Applications / ApplicationSet or Flux Kustomizations.",
+)
+@click.option("--repo-url", default=None, help="Git repository the GitOps objects point at.")
+@click.option("--revision", default="main", show_default=True, help="Branch, tag or commit.")
+@click.option(
+    "--repo-path",
+    default=None,
+    help="The manifests folder inside that repository (default: its path in the project).",
+)
 @click.pass_obj
 def render(
-    app: App, envs: tuple[str, ...], dry_run: bool, check: bool, manifests: Path | None
+    app: App,
+    envs: tuple[str, ...],
+    dry_run: bool,
+    check: bool,
+    manifests: Path | None,
+    layout: str,
+    repo_url: str | None,
+    revision: str,
+    repo_path: str | None,
 ) -> int:
     """Render versioned modules and per-environment roots from the spec."""
-    from gpuplat.app.render import render_project
+    from gpuplat.app.render import gitops_source, render_project
 
+    gitops = gitops_source(app.root, manifests, layout, repo_url, revision, repo_path)
     result = render_project(
-        app.root, envs, dry_run=dry_run, check=check, manifests=None if check else manifests
+        app.root,
+        envs,
+        dry_run=dry_run,
+        check=check,
+        manifests=None if check else manifests,
+        layout=layout,
+        gitops=gitops,
     ).result
     if result.manifests is not None and result.manifests[1]:
         app.console.say(f"  wrote {result.manifests[0]} manifest file(s) to {manifests}")

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpuplat.conformance.checker import check
+from gpuplat.conformance.files import BUNDLED, ENV_VAR, find_schema_dir, load_schemas
 from gpuplat.conformance.report import CheckReport
-from gpuplat.conformance.schema import BUNDLED, ENV_VAR, find_schema_dir, load_schemas
 from gpuplat.errors import ExitCode, GpuplatError
 
 RENDERED = ("envs", "modules")
