@@ -39,6 +39,25 @@ POD_PATCH = (
 """Environment values from a Secret and a ConfigMap key, extra pod labels and annotations."""
 
 
+def scaled_prod(root: Path) -> Path:
+    """Size prod of the gke-l4-vllm example for 2..16 replicas on 1..8 nodes.
+
+    The shipped prod runs a fixed 2 replicas on one node (GKE gets no HPA on a server metric
+    yet); cost arithmetic is clearer with a ceiling above the floor. Replicas stay at min on
+    the cluster; the ceiling is what the pool may cost.
+    """
+    overlay = root / "envs" / "prod.yaml"
+    text = overlay.read_text(encoding="utf-8")
+    for old, new in (
+        ("          max_nodes: 1\n", "          max_nodes: 8\n"),
+        ("      min: 2\n      max: 2\n", "      min: 2\n      max: 16\n"),
+    ):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    overlay.write_text(text, encoding="utf-8")
+    return root
+
+
 def project(
     tmp_path: Path, patches: tuple[tuple[str, str], ...] = (), example: str = "gke-l4-vllm"
 ) -> Path:

@@ -55,7 +55,7 @@ module "pool_inference-us_l4-shared" {
   }
   autoscaling = {
     location_policy = "BALANCED"
-    max_nodes       = 8
+    max_nodes       = 1
     min_nodes       = 1
     per_zone        = false
   }

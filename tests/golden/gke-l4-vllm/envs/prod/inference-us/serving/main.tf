@@ -74,8 +74,8 @@ module "serve_chat_inference-us" {
     }
   }
   replicas = {
-    max = 8
-    min = 8
+    max = 2
+    min = 2
   }
   placement = {
     pool_label = "gpuplat.dev/pool"
@@ -145,10 +145,10 @@ module "serve_chat_inference-us" {
   disruption = {
     max_unavailable = 1
   }
-  # Rollout: at max_nodes, pool l4-shared (8 nodes x 2 GPU units): room for 16 replicas of 1 GPU unit(s); with at most 8 running one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
+  # Rollout: at max_nodes, pool l4-shared (1 nodes x 2 GPU units): room for 2 replicas of 1 GPU unit(s); with up to 2 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
   rollout = {
-    max_surge                 = 1
-    max_unavailable           = 0
+    max_surge                 = 0
+    max_unavailable           = 1
     progress_deadline_seconds = 1517
     revision_history_limit    = 5
   }
