@@ -16,6 +16,17 @@ DRA_CLUSTER_PATCH = (
         "        driver:\n          install: none\n        image: UBUNTU_CONTAINERD\n",
     ),
     ("  device_plugin: auto # GKE's managed device plugin\n", "  device_plugin: dra\n"),
+    # GKE's DRA shares no GPU (no MIG, time-sharing or MPS): one server per L4, on nodes of
+    # two L4s so that a node still holds two servers.
+    (
+        "        sharing:\n          mode: time-slicing # two servers take turns on each L4\n"
+        "          max_clients: 2\n",
+        "",
+    ),
+    (
+        "        machine_type: g2-standard-8 # 1x NVIDIA L4 (24 GB), 8 vCPU, 32 GiB\n",
+        "        machine_type: g2-standard-24\n",
+    ),
 )
 OPERATOR_PATCH = (
     ("  device_plugin: auto # GKE's managed device plugin\n", "  device_plugin: gpu-operator\n"),
