@@ -14,6 +14,7 @@ from gpuplat import catalog
 from gpuplat.catalog import ChartPin
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets import ResolvedPlugin, target
+from gpuplat.webhooks import scale_to_zero as zero_workloads
 
 Dcgm = Literal["managed", "chart", "operator", "off"]
 
@@ -105,7 +106,7 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
     sharing = tuple(configs)
     mig = any(p.sharing.mode == "mig" for p in cluster.node_pools)
     operator = plugin in ("gpu-operator", "dra")
-    scale_to_zero = [w for w in spec.workloads if w.scale_to_zero and cluster.name in w.clusters]
+    scale_to_zero = zero_workloads(spec, cluster)
     dcgm: Dcgm = "off"
     if spec.addons.metrics.dcgm_exporter:
         if operator:

@@ -66,6 +66,8 @@ def elements(spec: Spec, cluster: str | None = None) -> dict[str, Element]:
             out[module_label("zero", workload.name, name)] = element
             # AKS: the workload's Azure identity for its weights, in the cluster's infra root.
             out[module_label("identity", workload.name, name)] = element
+            # GKE: the read grant on the weights' bucket, in the cluster's serving root.
+            out[module_label("weights", workload.name, name)] = element
     return out
 
 

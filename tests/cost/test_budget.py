@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from tests.support.cli import run
-from tests.support.specs import project
+from tests.support.specs import project, scaled_prod
 
 BUDGET = (
     (
@@ -17,7 +17,7 @@ BUDGET = (
 
 
 def test_over_budget_warns_at_the_budget_and_the_pool(tmp_path: Path) -> None:
-    root = project(tmp_path, BUDGET)
+    root = scaled_prod(project(tmp_path, BUDGET))
     done = run("validate", cwd=root)
     assert done.exit_code == 0, done.stderr
     lines = done.stderr.splitlines()
@@ -41,7 +41,7 @@ def test_over_budget_warns_at_the_budget_and_the_pool(tmp_path: Path) -> None:
 
 
 def test_within_budget_is_silent_and_reported_by_cost(tmp_path: Path) -> None:
-    root = project(tmp_path, ((BUDGET[0][0], BUDGET[0][1].replace("4000", "5000")),))
+    root = scaled_prod(project(tmp_path, ((BUDGET[0][0], BUDGET[0][1].replace("4000", "5000")),)))
     done = run("validate", "--strict", cwd=root)
     assert done.exit_code == 0, done.stderr
     assert "Warning" not in done.stderr

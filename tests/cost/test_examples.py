@@ -80,20 +80,20 @@ def test_gke_l4_vllm(tmp_path: Path) -> None:
         month(ceiling + FEE["gke"] + 3 * E2_STANDARD_4),
     )
     assert (month(ceiling), month(ceiling + 0.1 + 3 * E2_STANDARD_4)) == (497.23, 863.74)
-    # prod: on-demand 1..8 nodes.
-    floor, ceiling = G2_STANDARD_8["on-demand"], 8 * G2_STANDARD_8["on-demand"]
-    assert figures(envs["prod"], "floor") == (1, month(floor), month(floor + 0.1 + E2_STANDARD_4))
+    # prod: on-demand, one node always up for a fixed 2 replicas on its 2 time-sliced slices.
+    node = G2_STANDARD_8["on-demand"]
+    assert figures(envs["prod"], "floor") == (1, month(node), month(node + 0.1 + E2_STANDARD_4))
     assert figures(envs["prod"], "ceiling") == (
-        8,
-        month(ceiling),
-        month(ceiling + 0.1 + 3 * E2_STANDARD_4),
+        1,
+        month(node),
+        month(node + 0.1 + 3 * E2_STANDARD_4),
     )
-    assert (month(floor), month(ceiling)) == (623.15, 4985.20)
-    # expected: 2 replicas x 1 slice on nodes of 2 time-sliced slices = 1 node, the floor.
+    assert month(node) == 623.15
+    # expected: 2 replicas x 1 slice on a node of 2 slices = 1 node, the floor.
     assert envs["prod"]["gpu"]["expected"]["nodes"] == 1  # type: ignore[index]
     pool = envs["prod"]["clusters"][0]["pools"][0]  # type: ignore[index]
     assert pool["rungs"][0]["source"] == "skypilot_catalog_gcp_v7"
-    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 4985.20  # type: ignore[index]
+    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 623.15  # type: ignore[index]
 
 
 def test_gke_h100_mig(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from gpuplat.picture.model import Box, ClusterBox, Edge, EnvBox
 from gpuplat.spec.load import load_project
 from tests.support.cli import run
 from tests.support.realparts import graphviz_dot
-from tests.support.specs import project
+from tests.support.specs import project, scaled_prod
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -56,7 +56,7 @@ def _runs(spec, workload, cluster, pool) -> bool:  # type: ignore[no-untyped-def
 
 
 def test_mermaid_of_the_default_example(tmp_path: Path) -> None:
-    root = project(tmp_path)
+    root = scaled_prod(project(tmp_path))
     done = run("graph", "prod", cwd=root)
     assert done.exit_code == 0
     assert done.stdout.splitlines() == [

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from tests.support.cli import run
-from tests.support.specs import project
+from tests.support.specs import project, scaled_prod
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -47,7 +47,7 @@ def test_usage_file_addresses_exist_in_the_rendered_root(
 
 
 def test_gke_counts_are_per_zone_at_the_ceiling(tmp_path: Path) -> None:
-    root = project(tmp_path)
+    root = scaled_prod(project(tmp_path))
     target = tmp_path / "u.yml"
     assert run("cost", "prod", "--infracost-usage", target, cwd=root).exit_code == 0
     usage = yaml.safe_load(target.read_text())["resource_usage"]

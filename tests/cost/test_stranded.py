@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from tests.support.cli import run
-from tests.support.specs import project
+from tests.support.specs import project, scaled_prod
 
 A2_HIGHGPU_8G = 29.38708  # on-demand USD/h, us-central1, catalog gke.yaml (8 x A100-40GB)
 
@@ -33,7 +33,7 @@ def findings(root: Path, env: str = "prod") -> list[dict[str, object]]:
 
 
 def test_eight_gpu_nodes_serving_three_gpu_replicas(tmp_path: Path) -> None:
-    root = project(tmp_path, EIGHT_GPU_POOL)
+    root = scaled_prod(project(tmp_path, EIGHT_GPU_POOL))
     # prod: 1..8 nodes x 8 GPUs; chat wants 2..16 replicas of 3 GPUs. A node holds 2 replicas
     # (6 GPUs) and strands 2; 16 replicas need all 8 nodes.
     found = findings(root)
@@ -56,7 +56,7 @@ def test_eight_gpu_nodes_serving_three_gpu_replicas(tmp_path: Path) -> None:
 
 
 def test_fewer_replicas_than_the_pool_holds_leaves_nodes_unused(tmp_path: Path) -> None:
-    root = project(tmp_path, EIGHT_GPU_POOL)
+    root = scaled_prod(project(tmp_path, EIGHT_GPU_POOL))
     overlay = root / "envs" / "prod.yaml"
     overlay.write_text(overlay.read_text().replace("      max: 16\n", "      max: 5\n"))
     found = {f["kind"]: f for f in findings(root)}
@@ -78,7 +78,7 @@ def test_a_pool_no_workload_uses_and_a_workload_that_does_not_fit(tmp_path: Path
             "        autoscaling:\n          min_nodes: 0\n          max_nodes: 3\n",
         ),
     )
-    root = project(tmp_path, extra_pool)
+    root = scaled_prod(project(tmp_path, extra_pool))
     overlay = root / "envs" / "prod.yaml"
     overlay.write_text(overlay.read_text().replace("      max: 16\n", "      max: 20\n"))
     found = findings(root)

@@ -40,10 +40,15 @@ def test_every_template_is_its_latest_release() -> None:
 def edit(box: Sandbox) -> None:
     main = box.template("gke-gpu-node-pool", "main.tf.j2")
     text = main.read_text(encoding="utf-8")
-    old = "max_unavailable = var.upgrade.max_unavailable"
+    old = "max_unavailable = upgrade_settings.value.max_unavailable"
     assert old in text
     # Unformatted on purpose: terraform fmt must line the `=` up again.
     main.write_text(text.replace(old, "max_unavailable  =   2"), encoding="utf-8")
+
+
+def next_minor(version: str) -> str:
+    major, minor, _ = version.split(".")
+    return f"{major}.{int(minor) + 1}.0"
 
 
 def bump(
@@ -90,32 +95,35 @@ def test_a_bumped_template_is_cut_into_a_new_folder(
 ) -> None:
     with sandbox(tmp_path, monkeypatch) as box:
         old = latest("gke-gpu-node-pool")
+        released_before = set(module_lock()["gke-gpu-node-pool"])
         old_digest = digest(box.releases / old.name / old.version)
         edit(box)
-        bump(box, "gke-gpu-node-pool", "1.1.0")
+        version = next_minor(old.version)
+        bump(box, "gke-gpu-node-pool", version)
         assert cut.main(["--check"]) == 1
         assert cut.main([]) == 0
 
-        new = Release("gke-gpu-node-pool", "1.1.0")
+        new = Release("gke-gpu-node-pool", version)
         assert latest("gke-gpu-node-pool") == new
         texts = release_files(new)  # the lock now holds its hashes
         assert "max_unavailable = 2" in texts["main.tf"]
-        assert texts["main.tf"].startswith("# gpuplat module gke-gpu-node-pool 1.1.0:")
-        assert "## 1.1.0 (2026-12-01)\n\n- Upgrades one node at a time." in texts["CHANGELOG.md"]
-        assert texts["README.md"].startswith("# gke-gpu-node-pool 1.1.0\n")
+        assert texts["main.tf"].startswith(f"# gpuplat module gke-gpu-node-pool {version}:")
+        entry = f"## {version} (2026-12-01)\n\n- Upgrades one node at a time."
+        assert entry in texts["CHANGELOG.md"]
+        assert texts["README.md"].startswith(f"# gke-gpu-node-pool {version}\n")
         assert fmt_problems(box.releases / new.name, tmp_path) == ""
         assert digest(box.releases / old.name / old.version) == old_digest
-        assert module_lock()["gke-gpu-node-pool"].keys() == {old.version, "1.1.0"}
+        assert set(module_lock()["gke-gpu-node-pool"]) == {*released_before, version}
         assert cut.main(["--check"]) == 0  # nothing left to cut
 
 
-@pytest.mark.parametrize("version", ["0.9.0", "1.0.0"])
+@pytest.mark.parametrize("version", ["0.9.0", "latest"])
 def test_a_version_must_be_higher_than_the_latest_release(
     version: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with sandbox(tmp_path, monkeypatch) as box:
         edit(box)
-        if version != latest("gke-gpu-node-pool").version:
+        if version != "latest":
             bump(box, "gke-gpu-node-pool", version)
             expected = "is not newer than its latest release"
         else:

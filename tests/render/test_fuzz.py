@@ -72,6 +72,8 @@ POOL_ARGS = {
     "taints",
     "disk",
     "image_type",
+    "secure_boot",
+    "network_tags",
     "resource_labels",
 }
 CLUSTER_ARGS = {
@@ -85,6 +87,7 @@ CLUSTER_ARGS = {
     "deletion_protection",
     "network",
     "system_pool",
+    "webhook_ports",
     "resource_labels",
 }
 

@@ -75,7 +75,12 @@ def test_values_keep_their_types(case: str, tmp_path: Path) -> None:
     assert isinstance(operator["devicePlugin"]["enabled"], bool)
     assert isinstance(operator["toolkit"]["enabled"], bool)
     if case == "gke-operator-mps":
-        assert operator["toolkit"] == {"enabled": True, "installDir": "/home/kubernetes/bin/nvidia"}
+        assert operator["toolkit"] == {
+            "enabled": True,
+            "installDir": "/home/kubernetes/bin/nvidia",
+            # GKE 1.33+: the toolkit reads containerd's config file (cloud-native-docs #312).
+            "env": [{"name": "RUNTIME_CONFIG_SOURCE", "value": "file"}],
+        }
         assert operator["hostPaths"] == {"driverInstallDir": "/home/kubernetes/bin/nvidia"}
         config = operator["devicePlugin"]["config"]
         assert config["create"] is True and config["default"] == "default"

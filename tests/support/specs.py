@@ -16,6 +16,17 @@ DRA_CLUSTER_PATCH = (
         "        driver:\n          install: none\n        image: UBUNTU_CONTAINERD\n",
     ),
     ("  device_plugin: auto # GKE's managed device plugin\n", "  device_plugin: dra\n"),
+    # GKE's DRA shares no GPU (no MIG, time-sharing or MPS): one server per L4, on nodes of
+    # two L4s so that a node still holds two servers.
+    (
+        "        sharing:\n          mode: time-slicing # two servers take turns on each L4\n"
+        "          max_clients: 2\n",
+        "",
+    ),
+    (
+        "        machine_type: g2-standard-8 # 1x NVIDIA L4 (24 GB), 8 vCPU, 32 GiB\n",
+        "        machine_type: g2-standard-24\n",
+    ),
 )
 OPERATOR_PATCH = (
     ("  device_plugin: auto # GKE's managed device plugin\n", "  device_plugin: gpu-operator\n"),
@@ -51,6 +62,25 @@ GKE_LADDER_PATCH = (
     ("      release_channel: REGULAR\n", '      release_channel: REGULAR\n      version: "1.33"\n'),
 )
 """The example's pool as a capacity ladder: reservation, on-demand, flex-start, spot."""
+
+
+def scaled_prod(root: Path) -> Path:
+    """Size prod of the gke-l4-vllm example for 2..16 replicas on 1..8 nodes.
+
+    The shipped prod runs a fixed 2 replicas on one node (GKE gets no HPA on a server metric
+    yet); cost arithmetic is clearer with a ceiling above the floor. Replicas stay at min on
+    the cluster; the ceiling is what the pool may cost.
+    """
+    overlay = root / "envs" / "prod.yaml"
+    text = overlay.read_text(encoding="utf-8")
+    for old, new in (
+        ("          max_nodes: 1\n", "          max_nodes: 8\n"),
+        ("      min: 2\n      max: 2\n", "      min: 2\n      max: 16\n"),
+    ):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    overlay.write_text(text, encoding="utf-8")
+    return root
 
 
 def project(

@@ -38,7 +38,9 @@ def scenario(tmp_path: Path) -> tuple[Path, dict[str, str], dict[str, str]]:
     shutil.copytree(project, future)
     for folder in (project, future):
         overlay = folder / "envs" / "prod.yaml"
-        overlay.write_text(overlay.read_text().replace("max_nodes: 8", "max_nodes: 9"))
+        text = overlay.read_text()
+        assert "max_nodes: 1\n" in text
+        overlay.write_text(text.replace("max_nodes: 1\n", "max_nodes: 2\n"))
     assert run("render", cwd=future).exit_code == 0
     new = snapshot(future)
     assert old != new

@@ -38,8 +38,9 @@ def test_l4_time_sliced_replica_gets_half_a_node(tmp_path: Path) -> None:
     )
     assert plan.weights.size_limit == "9Gi"
     assert plan.grace_seconds == 15 + 120
-    assert plan.autoscale == "hpa"  # prod keeps replicas warm: no scale to zero
-    assert (plan.replicas_min, plan.replicas_max) == (2, 16)
+    # prod keeps a fixed 2 replicas warm: no scale to zero, and no HPA on GKE (no metrics API).
+    assert plan.autoscale == "none"
+    assert (plan.replicas_min, plan.replicas_max) == (2, 2)
 
 
 def test_dev_scales_to_zero(tmp_path: Path) -> None:
@@ -63,25 +64,29 @@ def test_mig_workload_prefers_on_demand_then_spot_and_mounts_with_gcsfuse(tmp_pa
 
 
 @pytest.mark.parametrize(
-    ("source", "image_part", "command_start"),
+    ("example", "source", "image_part", "command_start"),
     [
+        # s3:// weights on GKE are refused (no identity could read them): EKS reads them.
         (
+            "eks-l4-vllm",
             "s3://bucket/org/model",
             "aws-cli",
             ("aws", "s3", "sync", "--only-show-errors", "s3://bucket/org/model", "/models/model"),
         ),
-        ("hf://org/model", "vllm", ("huggingface-cli", "download", "org/model")),
-        ("https://host/x/model.gguf", "curl", ("curl", "--fail")),
+        ("gke-l4-vllm", "hf://org/model", "vllm", ("huggingface-cli", "download", "org/model")),
+        ("gke-l4-vllm", "https://host/x/model.gguf", "curl", ("curl", "--fail")),
     ],
 )
 def test_copier_per_source(
-    tmp_path: Path, source: str, image_part: str, command_start: tuple[str, ...]
+    tmp_path: Path, example: str, source: str, image_part: str, command_start: tuple[str, ...]
 ) -> None:
-    assert run("init", tmp_path).exit_code == 0
+    assert run("init", "--example", example, tmp_path).exit_code == 0
     spec_file = tmp_path / "gpuplat.yaml"
-    spec_file.write_text(
-        spec_file.read_text().replace("gs://acme-models/meta-llama/Llama-3.2-3B-Instruct", source)
-    )
+    text = spec_file.read_text()
+    scheme = "s3" if example.startswith("eks") else "gs"
+    old = f"{scheme}://acme-models/meta-llama/Llama-3.2-3B-Instruct"
+    assert old in text
+    spec_file.write_text(text.replace(old, source))
     spec = load_project(tmp_path, ["prod"]).envs["prod"].spec
     plan = plan_workload(spec, spec.workloads[0], spec.clusters[0])
     assert plan.weights.init_image is not None and image_part in plan.weights.init_image

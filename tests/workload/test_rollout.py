@@ -40,7 +40,8 @@ clusters:
       project: demo-project-1
     node_pools:
       - name: a100
-        machine_type: a2-highgpu-8g
+        machine_type: a2-highgpu-8g # a 1000 GB disk holds the replicas' FUSE caches
+        disk: {size_gb: 1000}
         autoscaling: {min_nodes: 0, max_nodes: 2}
         sharing: {mode: mig, profile: 3g.20gb}
       - name: a100-spot
@@ -115,7 +116,7 @@ def test_over_subscribed_shared_pools_are_refused(tmp_path: Path) -> None:
     assert (
         'Error: workloads big, small may take 35 GPU units of cluster "gpu" at their '
         "replicas.max; pools a100, a100-spot hold 34 at max_nodes\n"
-        "  gpuplat.yaml:31:29  workloads[1].replicas.max\n"
+        "  gpuplat.yaml:32:29  workloads[1].replicas.max\n"
         "  big: 4 replicas x 3 GPU unit(s) = 12 on a100\n"
         "  small: 23 replicas x 1 GPU unit(s) = 23 on a100, a100-spot\n"
     ) in result.stderr

@@ -1,17 +1,61 @@
 # gpuplat module gpu-platform 1.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
+locals {
+  # Namespaces of the releases whose pods run at system-node-critical or
+  # system-cluster-critical priority (the device plugin, the GPU Operator, the DRA driver).
+  critical_namespaces = toset(concat(
+    var.device_plugin == "nvidia-device-plugin" ? ["nvidia-device-plugin"] : [],
+    contains(["gpu-operator", "dra"], var.device_plugin) ? ["gpu-operator"] : [],
+    var.device_plugin == "dra" ? ["nvidia-dra-driver"] : [],
+  ))
+  # GKE admits pods of those priority classes only in a namespace with a ResourceQuota that
+  # names them (kube-system has one); elsewhere they get "insufficient quota" and never start.
+  # So on GKE the module creates those namespaces itself, each with such a quota, before the
+  # release.
+  gke_critical = var.cloud == "gke" ? local.critical_namespaces : toset([])
+}
+
+resource "kubernetes_namespace_v1" "critical" {
+  for_each = local.gke_critical
+
+  metadata {
+    name   = each.value
+    labels = { "app.kubernetes.io/managed-by" = "gpuplat" }
+  }
+}
+
+resource "kubernetes_resource_quota_v1" "critical" {
+  for_each = local.gke_critical
+
+  metadata {
+    name      = "gpuplat-critical-pods"
+    namespace = kubernetes_namespace_v1.critical[each.value].metadata[0].name
+  }
+  spec {
+    hard = { pods = "1000" }
+    scope_selector {
+      match_expression {
+        scope_name = "PriorityClass"
+        operator   = "In"
+        values     = ["system-node-critical", "system-cluster-critical"]
+      }
+    }
+  }
+}
+
 resource "helm_release" "device_plugin" {
   count = var.device_plugin == "nvidia-device-plugin" && length(var.plugin_pools) > 0 ? 1 : 0
 
   name             = "nvidia-device-plugin"
   namespace        = "nvidia-device-plugin"
-  create_namespace = true
+  create_namespace = var.cloud != "gke"
   repository       = var.charts["nvidia-device-plugin"].repository
   chart            = var.charts["nvidia-device-plugin"].chart
   version          = var.charts["nvidia-device-plugin"].version
   values           = [yamlencode(local.device_plugin_values)]
   atomic           = true
+  depends_on       = [kubernetes_resource_quota_v1.critical]
 }
 
 resource "helm_release" "gpu_operator" {
@@ -19,12 +63,13 @@ resource "helm_release" "gpu_operator" {
 
   name             = "gpu-operator"
   namespace        = "gpu-operator"
-  create_namespace = true
+  create_namespace = var.cloud != "gke"
   repository       = var.charts["gpu-operator"].repository
   chart            = var.charts["gpu-operator"].chart
   version          = var.charts["gpu-operator"].version
   values           = [yamlencode(local.operator_values)]
   timeout          = 900
+  depends_on       = [kubernetes_resource_quota_v1.critical]
 }
 
 resource "helm_release" "dra_driver" {
@@ -32,12 +77,12 @@ resource "helm_release" "dra_driver" {
 
   name             = "nvidia-dra-driver"
   namespace        = "nvidia-dra-driver"
-  create_namespace = true
+  create_namespace = var.cloud != "gke"
   repository       = var.charts["nvidia-dra-driver"].repository
   chart            = var.charts["nvidia-dra-driver"].chart
   version          = var.charts["nvidia-dra-driver"].version
   values           = [yamlencode(local.dra_values)]
-  depends_on       = [helm_release.gpu_operator]
+  depends_on       = [helm_release.gpu_operator, kubernetes_resource_quota_v1.critical]
 }
 
 resource "helm_release" "dcgm_exporter" {

@@ -260,6 +260,9 @@ class ChartPin(Checked):
     source: Sources
     as_of: AsOf
     note: Text | None = None
+    webhook_ports: tuple[Annotated[int, Strict(), Field(ge=1, le=65535)], ...] = ()
+    """Ports on the nodes where the chart's admission webhooks or aggregated APIs listen, which
+    the API server must reach (a private GKE control plane reaches only 443 and 10250)."""
 
 
 class NodeLabel(Checked):

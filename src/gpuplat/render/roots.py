@@ -14,7 +14,7 @@ from gpuplat.releases.lock import sha256
 from gpuplat.releases.versions import Release, latest, release_files, release_hashes
 from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
-from gpuplat.render.naming import STAGES, root_dir, to_project
+from gpuplat.render.naming import STAGES, module_label, root_dir, to_project
 from gpuplat.render.platform import platform_view
 from gpuplat.render.serving import server_view
 from gpuplat.render.templates import environment
@@ -124,9 +124,21 @@ def _platform(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[st
 
 
 def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str], set[str]]:
+    cloud = target(cluster.cloud)
     plans = [p for p in serving_plans(env) if p.cluster == cluster.name]
     servers = [server_view(p) for p in plans]
+    for server in servers:
+        args, source = server["args"], server["source"]
+        assert isinstance(args, dict) and isinstance(source, str)
+        reader = cloud.weights_reader(cluster, source, args["namespace"], args["name"])
+        server["reader"] = (
+            None
+            if reader is None
+            else {"module": module_label("weights", args["name"], cluster.name), "args": reader}
+        )
     modules = {"model-server"} if servers else set()
+    if any(s["reader"] for s in servers) and cloud.weights_reader_module is not None:
+        modules.add(cloud.weights_reader_module)
     if any(s["zero"] for s in servers):
         modules.add("scale-to-zero")
     # One map written by expr(), which aligns its keys as terraform fmt does at any width.

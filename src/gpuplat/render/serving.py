@@ -197,6 +197,7 @@ def server_view(plan: ServingPlan) -> dict[str, object]:
         "alias": provider_alias(plan.cluster),
         "args": model_server_args(plan),
         "zero": scale_to_zero_args(plan),
+        "source": plan.weights.source if plan.weights.mode != "image" else "",
         "rollout_reason": plan.rollout.reason,
         "startup_reason": plan.startup.explain(),
     }

@@ -311,6 +311,16 @@ class Target:
         default node pool); GKE and EKS system pools are resources of their own."""
         return ()
 
+    weights_reader_module: ClassVar[str | None] = None
+    """The module that lets a model server's service account read its weights, if any."""
+
+    def weights_reader(
+        self, cluster: Cluster, source: str, namespace: str, service_account: str
+    ) -> dict[str, object] | None:
+        """Arguments of ``weights_reader_module`` for a server whose weights are at ``source``
+        (None: nothing to grant, e.g. weights in the image or on a public hub)."""
+        return None
+
     # --------------------------------------------------------------- nodes and their share
 
     system_pods: ClassVar[Reserve | None] = None

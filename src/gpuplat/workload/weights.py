@@ -29,14 +29,15 @@ AWS_CLI_IMAGE = "amazon/aws-cli:2.27.0"
 CURL_IMAGE = "curlimages/curl:8.11.1"
 AZCOPY_IMAGE = "mcr.microsoft.com/azure-storage/azcopy:10.24.0"
 # Options for mostly sequential multi-GB reads: parallel downloads into a file cache, no
-# metadata expiry (weights do not change under a running server), and wide read-ahead.
+# metadata expiry (weights do not change under a running server), and wide read-ahead. The
+# cache's size is bounded per workload (fuse_cache_gib): it lives on the node's boot disk, one
+# per replica, and an unbounded one fills the disk until the kubelet evicts pods.
 GCSFUSE_OPTIONS = (
     "implicit-dirs",
     "file-cache:enable-parallel-downloads:true",
     "file-cache:parallel-downloads-per-file:16",
     "file-cache:max-parallel-downloads:-1",
     "file-cache:download-chunk-size-mb:10",
-    "file-cache:max-size-mb:-1",
     "metadata-cache:ttl-secs:-1",
     "metadata-cache:stat-cache-max-size-mb:-1",
     "metadata-cache:type-cache-max-size-mb:-1",
@@ -53,10 +54,10 @@ GCSFUSE_ANNOTATIONS = {
     "gke-gcsfuse/volumes": "true",
     "gke-gcsfuse/cpu-limit": "0",
     "gke-gcsfuse/memory-limit": "0",
-    "gke-gcsfuse/ephemeral-storage-limit": "0",
     "gke-gcsfuse/cpu-request": f"{FUSE_SIDECAR_CPU_MILLIS}m",
     "gke-gcsfuse/memory-request": f"{FUSE_SIDECAR_MEMORY_MIB}Mi",
 }
+"""The sidecar's ephemeral storage (its file cache) is requested and limited per workload."""
 
 Mode = Literal["copy", "gcsfuse", "blobfuse", "image"]
 
@@ -121,6 +122,20 @@ def copy_size_gib(size_gb: float) -> int:
     return math.ceil(size_gb * 1.1) + 1
 
 
+def fuse_cache_gib(size_gb: float) -> int:
+    """Boot disk a Cloud Storage FUSE replica's file cache may fill: the weights once, as copied
+    weights take (a replica reads each file once; more cache buys nothing)."""
+    return copy_size_gib(size_gb)
+
+
+def _fuse_options(size_gb: float, path: str) -> str:
+    # The cache's own bound, 1 GiB under the sidecar's ephemeral-storage limit (its logs and
+    # temporary files take the rest), so reaching it evicts old files rather than the pod.
+    cache_mib = (fuse_cache_gib(size_gb) - 1) * 1024
+    options = (*GCSFUSE_OPTIONS, f"file-cache:max-size-mb:{cache_mib}")
+    return ",".join((*options, f"only-dir={path}") if path else options)
+
+
 def weights_for(workload: Workload, cluster: Cluster) -> Weights:
     """The weights plan of a workload on a cluster."""
     model = workload.model
@@ -132,9 +147,15 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
     if blob is not None:
         return _blob(workload, cluster, blob, target)
     if model.mount == "gcsfuse" and "gcsfuse" in targets.target(cluster.cloud).weight_mounts:
-        options = (
-            ",".join((*GCSFUSE_OPTIONS, f"only-dir={path}")) if path else ",".join(GCSFUSE_OPTIONS)
-        )
+        options = _fuse_options(model.size_gb, path)
+        cache = f"{fuse_cache_gib(model.size_gb)}Gi"
+        annotations = {
+            **GCSFUSE_ANNOTATIONS,
+            # Requested, so the scheduler counts the cache against the node's disk, and limited,
+            # so a runaway cache evicts its own pod, not its neighbours.
+            "gke-gcsfuse/ephemeral-storage-request": cache,
+            "gke-gcsfuse/ephemeral-storage-limit": cache,
+        }
         return Weights(
             "gcsfuse",
             model.source,
@@ -143,7 +164,7 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
             bucket=bucket,
             only_dir=path or None,
             mount_options=options,
-            annotations=dict(GCSFUSE_ANNOTATIONS),
+            annotations=dict(sorted(annotations.items())),
         )
     size_limit = f"{copy_size_gib(model.size_gb)}Gi"
     image, command = _copier(scheme, model.source, target, workload.image)

@@ -3,7 +3,7 @@
 
 # GKE cluster inference-us
 module "cluster_inference-us" {
-  source = "../../../../modules/gke-cluster/1.1.0"
+  source = "../../../../modules/gke-cluster/1.2.0"
 
   project             = "acme-inference-prod"
   name                = "inference-us"
@@ -14,6 +14,7 @@ module "cluster_inference-us" {
   deletion_protection = true
   network = {
     authorized_networks = []
+    cloud_nat           = true
     control_plane_cidr  = "172.16.0.0/28"
     network             = "default"
     private_nodes       = true
@@ -24,6 +25,7 @@ module "cluster_inference-us" {
     max_nodes    = 3
     min_nodes    = 1
   }
+  webhook_ports = []
   resource_labels = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-inference"
@@ -33,7 +35,7 @@ module "cluster_inference-us" {
 
 # GPU node pool l4-shared of inference-us: g2-standard-8
 module "pool_inference-us_l4-shared" {
-  source = "../../../../modules/gke-gpu-node-pool/1.0.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.1.0"
 
   project         = module.cluster_inference-us.project
   location        = module.cluster_inference-us.location
@@ -53,7 +55,7 @@ module "pool_inference-us_l4-shared" {
   }
   autoscaling = {
     location_policy = "BALANCED"
-    max_nodes       = 8
+    max_nodes       = 1
     min_nodes       = 1
     per_zone        = false
   }
@@ -69,7 +71,9 @@ module "pool_inference-us_l4-shared" {
     size_gb = 200
     type    = "pd-balanced"
   }
-  image_type = "COS_CONTAINERD"
+  image_type   = "COS_CONTAINERD"
+  network_tags = [module.cluster_inference-us.node_tag]
+  secure_boot  = true
   resource_labels = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-inference"

@@ -10,8 +10,9 @@ from collections.abc import Iterator
 
 from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import workload_pools
+from gpuplat.targets import target
 from gpuplat.workload.allocatable import ephemeral_allocatable_gb
 from gpuplat.workload.capacity import (
     groups,
@@ -20,7 +21,7 @@ from gpuplat.workload.capacity import (
     pool_units,
     units_per_node,
 )
-from gpuplat.workload.weights import copy_size_gib
+from gpuplat.workload.weights import copy_size_gib, fuse_cache_gib
 
 IMAGE_RESERVE_GB = 50
 """Boot disk kept for container images (model-server images are often 10-20 GB)."""
@@ -57,35 +58,49 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
                 yield from _disk(spec, cluster, pool, loc)
 
 
+def _on_disk_gib(workload: Workload, cluster: Cluster) -> int | None:
+    """Boot disk one replica's weights take: a copy, or a Cloud Storage FUSE file cache."""
+    mount = workload.model.mount
+    if mount == "gcsfuse" and "gcsfuse" in target(cluster.cloud).weight_mounts:
+        return fuse_cache_gib(workload.model.size_gb)
+    if mount in ("copy", "gcsfuse"):  # gcsfuse where the cloud has no FUSE driver: copied
+        return copy_size_gib(workload.model.size_gb)
+    return None
+
+
 def _disk(spec: Spec, cluster: Cluster, pool: NodePool, loc: Locator) -> Iterator[Diagnostic]:
-    """Copied weights of the replicas one node holds must fit its boot disk."""
+    """Copied weights (or FUSE file caches) of the replicas one node holds must fit its disk."""
     allocatable = ephemeral_allocatable_gb(cluster, pool)
     if allocatable is None:
         return
     room = allocatable - IMAGE_RESERVE_GB
     worst: tuple[int, int, int] | None = None  # (GiB, workload index, replicas per node)
     for i, workload in enumerate(spec.workloads):
-        if workload.model.mount != "copy":
+        if _on_disk_gib(workload, cluster) is None:
             continue
         if pool not in workload_pools(spec, workload).get(cluster.name, []):
             continue
         # No more replicas on a node than the workload ever runs.
         count = min(per_node(cluster, pool, workload.gpus), max_replicas_on(workload, cluster))
-        need = count * copy_size_gib(workload.model.size_gb)
+        need = count * (_on_disk_gib(workload, cluster) or 0)
         if count and (worst is None or need > worst[0]):
             worst = (need, i, count)
     if worst is None or worst[0] <= room:
         return
     need, index, count = worst
     workload = spec.workloads[index]
-    size = copy_size_gib(workload.model.size_gb)
+    size = _on_disk_gib(workload, cluster)
     disk = pool.disk.size_gb
+    cached = workload.model.mount == "gcsfuse" and size == fuse_cache_gib(workload.model.size_gb)
+    what = "Cloud Storage FUSE file caches" if cached else "weights"
+    verb = "fill" if cached else "copy"
     yield loc.error(
         ("workloads", index, "model", "size_gb"),
-        f'{count} replica(s) per node of pool "{pool.name}" in cluster "{cluster.name}" copy '
-        f"{count} x {size} GiB = {need} GiB of weights onto a {disk} GB boot disk that leaves "
+        f'{count} replica(s) per node of pool "{pool.name}" in cluster "{cluster.name}" {verb} '
+        f"{count} x {size} GiB = {need} GiB of {what} onto a {disk} GB boot disk that leaves "
         f"{max(room, 0):.0f} GB for them",
-        "raise the pool's disk.size_gb, or mount the weights (model.mount: gcsfuse on GKE)",
+        "raise the pool's disk.size_gb"
+        + ("" if cached else ", or mount the weights (model.mount: gcsfuse on GKE)"),
         details=(
             f"{disk} GB - {disk - allocatable:.0f} GB the kubelet "
             f"keeps - {IMAGE_RESERVE_GB} GB for images = {room:.0f} GB",

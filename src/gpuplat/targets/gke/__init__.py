@@ -33,6 +33,9 @@ _RFC1035_40 = re.compile(r"^[a-z]([-a-z0-9]{0,38}[a-z0-9])?$")
 NO_DEFAULT_DEVICE_PLUGIN = {"gke-no-default-nvidia-gpu-device-plugin": "true"}
 """GKE's documented label for nodes whose GPUs another device plugin (or DRA driver) hands out."""
 DRA_LABELS = {**NO_DEFAULT_DEVICE_PLUGIN, "nvidia.com/gpu.present": "true"}
+OPERATOR_SKIPS_DRIVER = {"nvidia.com/gpu.deploy.driver": "false"}
+"""The GPU Operator's per-node switch: its driver daemonset skips nodes whose driver GKE installs,
+so a cluster may mix GKE-managed pools with pools whose driver the operator builds."""
 REGIONAL_ZONES = 3
 """Zones GKE spreads a regional cluster's nodes over when none are given."""
 _ADC = (
@@ -74,6 +77,7 @@ class GKE(Target):
         Setting(("kubernetes", "release_channel"), "set kubernetes.version instead"),
         Setting(("network", "subnetwork")),
         Setting(("network", "control_plane_cidr")),
+        Setting(("network", "cloud_nat")),
         Setting(("node_pools", "*", "autoscaling", "per_zone")),
         Setting(("node_pools", "*", "autoscaling", "location_policy")),
         Setting(("node_pools", "*", "placement", "policy")),
@@ -107,7 +111,8 @@ class GKE(Target):
     def check_cluster(
         self, spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator
     ) -> Iterator[Diagnostic]:
-        return checks.cluster(cluster, base, loc)
+        yield from checks.cluster(cluster, base, loc)
+        yield from checks.workloads(spec, cluster, loc)
 
     def check_shape(
         self, cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
@@ -129,11 +134,15 @@ class GKE(Target):
         return checks.pool(pool, self.device_plugin(spec), base, loc)
 
     def cloud_pool_labels(self, pool: NodePool, plugin: ResolvedPlugin) -> dict[str, str]:
+        labels: dict[str, str] = {}
         if plugin == "dra":
-            return dict(DRA_LABELS)
-        if plugin == "gpu-operator":
-            return dict(NO_DEFAULT_DEVICE_PLUGIN)
-        return {}
+            labels.update(DRA_LABELS)
+        if plugin in ("gpu-operator", "nvidia-device-plugin"):
+            # Otherwise GKE's own device plugin runs beside it and both advertise nvidia.com/gpu.
+            labels.update(NO_DEFAULT_DEVICE_PLUGIN)
+        if plugin in ("gpu-operator", "dra") and pool.driver.install == "managed":
+            labels.update(OPERATOR_SKIPS_DRIVER)
+        return labels
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         return infra.part(self, env, cluster)
@@ -169,6 +178,23 @@ class GKE(Target):
         if pool.accelerator and pool.gpus_per_node:
             return (pool.accelerator, pool.gpus_per_node)
         return None
+
+    weights_reader_module = "gke-weights-reader"
+
+    def weights_reader(
+        self, cluster: Cluster, source: str, namespace: str, service_account: str
+    ) -> dict[str, object] | None:
+        # The read grant belongs to the serving root: it has the google provider, and the grant
+        # is made before the Deployment whose pods read the weights (depends_on there).
+        if cluster.gcp is None or not source.startswith("gs://"):
+            return None
+        bucket = source.removeprefix("gs://").split("/", 1)[0]
+        return {
+            "project": cluster.gcp.project,
+            "namespace": namespace,
+            "service_account": service_account,
+            "bucket": bucket,
+        }
 
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
         # The caller's own short-lived token, from the google provider; never stored in state.

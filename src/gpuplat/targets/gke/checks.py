@@ -1,5 +1,5 @@
 """Checks only GKE needs: the GCP project, private clusters, N1 attached GPUs, flex-start and
-queued pools, and what COS nodes and GKE's DRA allow."""
+queued pools, what COS nodes and GKE's DRA allow, and what GKE serving cannot do."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, NodePool
+from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.spec.resolve import workload_pools
 
 _GCP_PROJECT = re.compile(r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$")
 STARTS_EMPTY = ("flex-start", "queued")
@@ -122,12 +123,66 @@ def pool(pool: NodePool, plugin: str, base: KeyPath, loc: Locator) -> Iterator[D
             "on COS nodes only GKE can install the NVIDIA driver; the GPU Operator cannot",
             "set image: UBUNTU_CONTAINERD on this pool, or driver.install: managed",
         )
+    if not isinstance(cap, list) and cap.type == "queued" and pool.placement.compact:
+        yield loc.error(
+            (*base, "placement", "compact"),
+            "GKE does not place queued-provisioning pools compactly",
+            "remove placement.compact, or use flex-start or a reservation for compact placement",
+        )
+    if plugin == "dra" and pool.sharing.mode != "none":
+        yield loc.error(
+            (*base, "sharing", "mode"),
+            f"GKE's DRA does not support sharing GPUs ({pool.sharing.mode})",
+            "GKE's DRA limitations exclude MIG, time-sharing and MPS: set sharing.mode: none, "
+            "or use addons.device_plugin: managed for shared GPUs",
+        )
     if plugin == "dra" and pool.driver.install == "managed":
         yield loc.error(
             (*base, "driver", "install"),
             "GKE pools for DRA must not auto-install the GPU driver",
             "set driver.install: none; gpuplat's platform stage installs the driver and the NVIDIA DRA driver",
         )
+
+
+def workloads(spec: Spec, cluster: Cluster, loc: Locator) -> Iterator[Diagnostic]:
+    """What a workload on a GKE cluster cannot do: queued pools, s3:// weights, HPA metrics."""
+    for i, workload in enumerate(spec.workloads):
+        if cluster.name not in workload.clusters:
+            continue
+        base: KeyPath = ("workloads", i)
+        pools = workload_pools(spec, workload).get(cluster.name, [])
+        queued = [
+            p.name
+            for p in pools
+            if not isinstance(p.capacity, list) and p.capacity.type == "queued"  # no queued rung
+        ]
+        if queued:
+            key = "pool" if workload.pool is not None else "accelerator"
+            yield loc.error(
+                (*base, key),
+                f'queued-provisioning pool(s) {", ".join(queued)} of cluster "{cluster.name}" '
+                "get nodes only for a ProvisioningRequest; a model server's Deployment on them "
+                "would stay Pending",
+                "serve from on-demand, spot, reservation or flex-start pools; queued pools are "
+                "for batch jobs admitted by Kueue with a ProvisioningRequest",
+            )
+        if workload.model.source.startswith("s3://"):
+            yield loc.error(
+                (*base, "model", "source"),
+                f'GKE cluster "{cluster.name}" has no identity that may read s3:// weights',
+                "copy the weights to a gs:// bucket (gpuplat grants the workload read access to "
+                "it through Workload Identity), or serve them from hf:// or the image",
+            )
+        hpa = workload.autoscaling.metric is not None and not workload.scale_to_zero
+        if hpa and workload.replicas.max > workload.replicas.min:
+            yield loc.error(
+                (*base, "autoscaling", "metric"),
+                f"an HPA on {workload.autoscaling.metric} needs a custom-metrics API on GKE "
+                f'cluster "{cluster.name}", which gpuplat does not install',
+                "on GKE the metric comes from Google Managed Prometheus (a PodMonitoring) "
+                "through the custom-metrics Stackdriver adapter; until gpuplat renders them, "
+                "remove autoscaling.metric (replicas stay at replicas.min) or use scale_to_zero",
+            )
 
 
 def _counts(counts: tuple[int, ...] | None) -> str:

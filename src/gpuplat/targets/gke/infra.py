@@ -18,6 +18,7 @@ from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import InfraPart, Target
 from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
+from gpuplat.webhooks import webhook_ports
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -65,6 +66,7 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
             "network": network.network or "default",
             "subnetwork": network.subnetwork or "default",
             "private_nodes": network.private_nodes,
+            "cloud_nat": network.cloud_nat,
             "control_plane_cidr": network.control_plane_cidr,
             "authorized_networks": [
                 {"cidr": a.cidr, "name": a.name} for a in network.authorized_networks
@@ -75,6 +77,7 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
             "min_nodes": cluster.system_pool.min_nodes,
             "max_nodes": cluster.system_pool.max_nodes,
         },
+        "webhook_ports": list(webhook_ports(env.spec, cluster)),
         "resource_labels": resource_labels(env, cluster),
     }
     return {
@@ -167,6 +170,10 @@ def pool_view(
             + [{**t, "effect": TAINT_EFFECT[t["effect"]]} for t in target.rung_taints(lad)],
             "disk": {"size_gb": pool.disk.size_gb, "type": disk_type},
             "image_type": pool.image or "COS_CONTAINERD",
+            "network_tags": [raw(f"{ref}.node_tag")],
+            # The GPU Operator's driver container builds unsigned kernel modules, which Secure
+            # Boot refuses to load; GKE's own driver is signed.
+            "secure_boot": pool.driver.install != "none",
             "resource_labels": resource_labels(env, cluster),
         }
     )

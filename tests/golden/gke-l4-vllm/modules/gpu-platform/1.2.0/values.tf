@@ -48,15 +48,22 @@ locals {
     },
   )
 
-  device_plugin_values = {
-    config      = { map = local.plugin_configs, default = "default" }
-    gfd         = { enabled = true }
-    tolerations = local.gpu_tolerations
-    affinity    = local.plugin_pool_affinity
-    nfd         = { worker = { tolerations = local.gpu_tolerations } }
-  }
-
   gke_nvidia_dir = "/home/kubernetes/bin/nvidia"
+  device_plugin_values = merge(
+    {
+      config      = { map = local.plugin_configs, default = "default" }
+      gfd         = { enabled = true }
+      tolerations = local.gpu_tolerations
+      affinity    = local.plugin_pool_affinity
+      nfd         = { worker = { tolerations = local.gpu_tolerations } }
+    },
+    # GKE installs the driver under its own directory, not at the host root.
+    var.cloud == "gke" ? { nvidiaDriverRoot = local.gke_nvidia_dir } : {},
+  )
+
+  # GKE 1.33+ (containerd 2) keeps the runtime config where the toolkit's default source,
+  # `containerd config dump`, misleads it into writing a broken config.toml; read the file.
+  gke_toolkit_env = var.cloud == "gke" ? { env = [{ name = "RUNTIME_CONFIG_SOURCE", value = "file" }] } : {}
   operator_values = merge(
     {
       # Where the cloud or the node image already installs the driver, the operator must not.
@@ -72,6 +79,7 @@ locals {
       toolkit = merge(
         { enabled = var.gke_host_paths || var.cloud != "eks" },
         var.gke_host_paths ? { installDir = local.gke_nvidia_dir } : {},
+        local.gke_toolkit_env,
       )
       # With DRA the NVIDIA DRA driver hands out GPUs instead of the device plugin.
       devicePlugin = merge(

@@ -3,7 +3,7 @@
 
 # GKE cluster mig-central
 module "cluster_mig-central" {
-  source = "../../../../modules/gke-cluster/1.1.0"
+  source = "../../../../modules/gke-cluster/1.2.0"
 
   project             = "acme-mig-dev"
   name                = "mig-central"
@@ -14,6 +14,7 @@ module "cluster_mig-central" {
   deletion_protection = false
   network = {
     authorized_networks = []
+    cloud_nat           = true
     control_plane_cidr  = null
     network             = "default"
     private_nodes       = false
@@ -24,6 +25,7 @@ module "cluster_mig-central" {
     max_nodes    = 3
     min_nodes    = 1
   }
+  webhook_ports = []
   resource_labels = {
     gpuplat-env     = "dev"
     gpuplat-project = "acme-mig"
@@ -33,7 +35,7 @@ module "cluster_mig-central" {
 
 # GPU node pool h100-mig of mig-central: a3-highgpu-8g
 module "pool_mig-central_h100-mig" {
-  source = "../../../../modules/gke-gpu-node-pool/1.0.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.1.0"
 
   project         = module.cluster_mig-central.project
   location        = module.cluster_mig-central.location
@@ -62,10 +64,12 @@ module "pool_mig-central_h100-mig" {
   }
   taints = []
   disk = {
-    size_gb = 500
+    size_gb = 1000
     type    = "pd-ssd"
   }
-  image_type = "COS_CONTAINERD"
+  image_type   = "COS_CONTAINERD"
+  network_tags = [module.cluster_mig-central.node_tag]
+  secure_boot  = true
   resource_labels = {
     gpuplat-env     = "dev"
     gpuplat-project = "acme-mig"
@@ -75,7 +79,7 @@ module "pool_mig-central_h100-mig" {
 
 # GPU node pool h100-mig-spot of mig-central: a3-highgpu-8g
 module "pool_mig-central_h100-mig-spot" {
-  source = "../../../../modules/gke-gpu-node-pool/1.0.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.1.0"
 
   project         = module.cluster_mig-central.project
   location        = module.cluster_mig-central.location
@@ -104,10 +108,12 @@ module "pool_mig-central_h100-mig-spot" {
   }
   taints = []
   disk = {
-    size_gb = 500
+    size_gb = 1000
     type    = "pd-ssd"
   }
-  image_type = "COS_CONTAINERD"
+  image_type   = "COS_CONTAINERD"
+  network_tags = [module.cluster_mig-central.node_tag]
+  secure_boot  = true
   resource_labels = {
     gpuplat-env     = "dev"
     gpuplat-project = "acme-mig"
