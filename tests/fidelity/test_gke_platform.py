@@ -35,9 +35,22 @@ CALLS = {
         "gke_host_paths": True,
         "dcgm": "operator",
     },
-    "gke_plugin": {"cloud": "gke", "device_plugin": "nvidia-device-plugin", "dcgm": "managed"},
+    "gke_plugin": {
+        "cloud": "gke",
+        "device_plugin": "nvidia-device-plugin",
+        "dcgm": "managed",
+        # The Helm device plugin runs on the pools it serves; none would leave the chart out.
+        "plugin_pools": ["l4"],
+        "gpu_pools": ["l4"],
+    },
     "gke_dra": {"cloud": "gke", "device_plugin": "dra", "gke_host_paths": True, "dcgm": "managed"},
-    "eks_plugin": {"cloud": "eks", "device_plugin": "nvidia-device-plugin", "dcgm": "off"},
+    "eks_plugin": {
+        "cloud": "eks",
+        "device_plugin": "nvidia-device-plugin",
+        "dcgm": "off",
+        "plugin_pools": ["l4"],
+        "gpu_pools": ["l4"],
+    },
 }
 
 

@@ -92,7 +92,8 @@ def test_gke_compute_class_and_node_pools_match_rung_by_rung(gke: Path) -> None:
 def test_gke_workload_selects_the_class_and_is_held_to_the_cap(gke: Path) -> None:
     infra = modules(gke / "infra" / "main.tf")
     name = next(b["labels"][CLASS] for n, b in infra.items() if n.startswith("pool_"))
-    server = next(iter(modules(gke / "serving" / "main.tf").values()))
+    # The model server's call (the serving root also calls the weights' read grant).
+    server = next(m for m in modules(gke / "serving" / "main.tf").values() if "placement" in m)
     placement = server["placement"]
     assert placement["node_selector"] == {CLASS: name}
     assert {"key": CLASS, "operator": "Equal", "value": name, "effect": "NoSchedule"} in placement[

@@ -15,11 +15,11 @@ from gpuplat.workload.serving import ServingPlan, serving_plans
 from tests.support.cli import run
 
 CLUSTER = """  - name: {name}
-    cloud: gke
-    region: us-central1
-    zones: [us-central1-a]
-    gcp:
-      project: demo-project-1
+    cloud: eks
+    region: us-east-1
+    zones: [us-east-1a, us-east-1b]
+    network:
+      vpc_cidr: 10.40.0.0/16
     node_pools:
       - name: l4
         machine_type: {machine}
@@ -35,7 +35,7 @@ clusters:
     image: vllm/vllm-openai:v0.11.0
     args: [--gpu-memory-utilization=0.90]
     model:
-      source: gs://models/llama
+      source: s3://models/llama
       size_gb: 6
     pool: l4
     replicas: {{min: 1, max: 4}}
@@ -58,7 +58,7 @@ KEDA = HPA + "    scale_to_zero: true\n"
 def plans(tmp_path: Path, scaling: str, eu_role: str, eu_extra: str = "") -> dict[str, ServingPlan]:
     clusters = "".join(
         CLUSTER.format(name=n, machine=m)
-        for n, m in (("us", "g2-standard-8"), ("eu", "g2-standard-8"), ("asia", "g2-standard-24"))
+        for n, m in (("us", "g6.xlarge"), ("eu", "g6.xlarge"), ("asia", "g6.12xlarge"))
     )
     text = SPEC.format(clusters=clusters, scaling=scaling, eu_role=eu_role, eu_extra=eu_extra)
     if "scale_to_zero" in scaling:
