@@ -25,6 +25,7 @@ A3_HIGHGPU_8G = {"on-demand": 43.06614, "spot": 20.19947}  # us-central1; on-dem
 G6_XLARGE = {"on-demand": 0.8048, "spot": None}  # us-east-1; no spot price recorded
 E2_STANDARD_4 = 0.13402  # GKE system pool
 M6I_LARGE = 0.096  # EKS system pool
+NC24ADS_A100_V4 = {"on-demand": 3.673, "spot": 0.444433}  # eastus
 FEE = {"gke": 0.10, "eks": 0.10}
 
 
@@ -40,6 +41,7 @@ def test_the_prices_used_here_are_the_catalogs() -> None:
     assert prices("gke", "g2-standard-8") == G2_STANDARD_8
     assert prices("gke", "a3-highgpu-8g") == A3_HIGHGPU_8G
     assert prices("eks", "g6.xlarge") == G6_XLARGE
+    assert prices("aks", "Standard_NC24ads_A100_v4") == NC24ADS_A100_V4
     gke_system, eks_system = catalog.system_shape("gke"), catalog.system_shape("eks")
     assert gke_system is not None and gke_system.price_on_demand is not None
     assert eks_system is not None and eks_system.price_on_demand is not None
@@ -111,6 +113,23 @@ def test_gke_h100_mig(tmp_path: Path) -> None:
     assert month(2 * od + 4 * spot) == 121859.02
     rung = envs["prod"]["clusters"][0]["pools"][0]["rungs"][0]  # type: ignore[index]
     assert rung["unverified"] is True, "the catalog flags the us-central1 H100 on-demand rate"
+
+
+def test_aks_a100_vllm_system_price_unknown_makes_totals_partial(tmp_path: Path) -> None:
+    envs = report(tmp_path, "aks-a100-vllm")
+    od, spot = NC24ADS_A100_V4["on-demand"], NC24ADS_A100_V4["spot"]
+    # dev: a100mig spot 0..2, one A100 (seen as MIG slices) a node.
+    assert figures(envs["dev"], "floor")[:2] == (0, 0.0)
+    assert figures(envs["dev"], "ceiling")[:2] == (2, month(2 * spot))
+    assert month(2 * spot) == 648.87
+    # prod: on-demand 1..8.
+    assert figures(envs["prod"], "floor")[:2] == (1, month(od))
+    assert figures(envs["prod"], "ceiling")[:2] == (8, month(8 * od))
+    assert (month(od), month(8 * od)) == (2681.29, 21450.32)
+    # The AKS system pool's D4s_v5 has no price in the snapshot: totals are lower bounds.
+    total = envs["prod"]["total"]["ceiling"]  # type: ignore[index]
+    assert (total["usd_per_month"], total["partial"]) == (month(8 * od), True)
+    assert any("Standard_D4s_v5" in u for u in total["unknown"])
 
 
 def test_eks_l4_vllm_spot_price_unknown_makes_totals_partial(tmp_path: Path) -> None:
