@@ -93,6 +93,11 @@ def capacity_kind(capacity: Capacity) -> RungKind:
     return capacity.type
 
 
+def single_capacity(pool: NodePool) -> Capacity | None:
+    """A pool's one capacity mapping, or None for a ladder (whose rungs are checked one by one)."""
+    return None if isinstance(pool.capacity, list) else pool.capacity
+
+
 def is_ladder(pool: NodePool) -> bool:
     """Whether a pool's capacity is a list of several rungs."""
     return isinstance(pool.capacity, list) and len(pool.capacity) > 1

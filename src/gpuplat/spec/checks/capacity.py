@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath, with_article
+from gpuplat.spec.ladder import single_capacity
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.targets import TARGETS, Target, target
@@ -15,11 +16,11 @@ MAX_RUN_DURATION = 7 * 24 * 3600
 
 def capacity(cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     """Capacity type and its keys, and the pool's autoscaling bounds."""
-    cap = pool.capacity
+    cap = single_capacity(pool)
     path = (*base, "capacity")
     cloud = target(cluster.cloud)
     yield from _bounds(pool, base, loc)
-    if isinstance(cap, list):
+    if cap is None:
         return  # a ladder: its rungs are checked in spec/checks/ladder.py
     if cap.type not in cloud.capacity_types:
         sellers = sorted(t.title for t in _sellers(cap.type))

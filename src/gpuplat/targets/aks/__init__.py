@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from gpuplat import catalog
 from gpuplat.catalog import Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import single_capacity
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets.aks import checks, infra, node
@@ -114,9 +115,10 @@ class AKS(Target):
     def node_taints(self, pool: NodePool) -> tuple[Taint, ...]:
         taints = tuple(pool.taints)
         spot = infra.SPOT_TAINT
+        cap = single_capacity(pool)
         if (
-            not isinstance(pool.capacity, list)
-            and pool.capacity.type == "spot"
+            cap is not None
+            and cap.type == "spot"
             and not any(t.key == spot.key and t.effect == spot.effect for t in taints)
         ):
             taints += (spot,)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import single_capacity
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import PoolGpu, version_tuple
@@ -196,9 +197,9 @@ def _mig(
 
 
 def _capacity(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
-    cap = pool.capacity
+    cap = single_capacity(pool)
     path = (*base, "capacity")
-    if isinstance(cap, list):
+    if cap is None:
         return  # a ladder: refused by the AKS target's check_ladder
     if cap.max_price is not None and cap.type != "spot":
         yield loc.error(

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import single_capacity
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.spec.resolve import PoolGpu, version_tuple, workload_pools
@@ -274,9 +275,9 @@ def _capacity(
     cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
 ) -> Iterator[Diagnostic]:
     """EC2 capacity reservations and Capacity Blocks for ML."""
-    cap = pool.capacity
+    cap = single_capacity(pool)
     path = (*base, "capacity")
-    if isinstance(cap, list):
+    if cap is None:
         return  # a ladder: its rungs are checked by the EKS target's check_ladder
     if cap.block and cap.type != "reservation":
         yield loc.error(

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import single_capacity
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import PoolGpu
@@ -44,8 +45,8 @@ def _efa(
 
 
 def _placement(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
-    cap = pool.capacity
-    if isinstance(cap, list):
+    cap = single_capacity(pool)
+    if cap is None:
         return  # a ladder: its rungs are checked by the EKS target's check_ladder
     if not pool.placement.compact or cap.type != "reservation":
         return
@@ -65,10 +66,10 @@ def _extra_types(pool: NodePool, gpu: PoolGpu, base: KeyPath, loc: Locator) -> I
     if not pool.extra_machine_types:
         return
     path = (*base, "extra_machine_types")
-    if not isinstance(pool.capacity, list) and pool.capacity.type != "spot":
+    if (cap := single_capacity(pool)) is not None and cap.type != "spot":
         yield loc.error(
             path,
-            f"extra_machine_types are for spot pools; this pool is {pool.capacity.type}",
+            f"extra_machine_types are for spot pools; this pool is {cap.type}",
             "on-demand and reserved capacity is of the one machine_type: remove "
             "extra_machine_types, or set capacity.type: spot",
         )

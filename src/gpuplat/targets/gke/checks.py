@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.ladder import single_capacity
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.spec.resolve import workload_pools
@@ -96,8 +97,8 @@ def n1_shape(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic
 
 def pool(pool: NodePool, plugin: str, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     """Flex-start and queued pools, compact placement policies, drivers on COS and for DRA."""
-    cap, auto = pool.capacity, pool.autoscaling
-    if not isinstance(cap, list) and cap.type in STARTS_EMPTY:
+    cap, auto = single_capacity(pool), pool.autoscaling
+    if cap is not None and cap.type in STARTS_EMPTY:
         if auto.min_nodes != 0:
             yield loc.error(
                 (*base, "autoscaling", "min_nodes"),
@@ -123,7 +124,7 @@ def pool(pool: NodePool, plugin: str, base: KeyPath, loc: Locator) -> Iterator[D
             "on COS nodes only GKE can install the NVIDIA driver; the GPU Operator cannot",
             "set image: UBUNTU_CONTAINERD on this pool, or driver.install: managed",
         )
-    if not isinstance(cap, list) and cap.type == "queued" and pool.placement.compact:
+    if cap is not None and cap.type == "queued" and pool.placement.compact:
         yield loc.error(
             (*base, "placement", "compact"),
             "GKE does not place queued-provisioning pools compactly",
@@ -151,10 +152,9 @@ def workloads(spec: Spec, cluster: Cluster, loc: Locator) -> Iterator[Diagnostic
             continue
         base: KeyPath = ("workloads", i)
         pools = workload_pools(spec, workload).get(cluster.name, [])
+        # A ladder has no queued rung.
         queued = [
-            p.name
-            for p in pools
-            if not isinstance(p.capacity, list) and p.capacity.type == "queued"  # no queued rung
+            p.name for p in pools if (c := single_capacity(p)) is not None and c.type == "queued"
         ]
         if queued:
             key = "pool" if workload.pool is not None else "accelerator"
