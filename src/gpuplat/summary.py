@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from gpuplat.addresses import PROTECTED_TYPES, Element, element_of, resource_type
 from gpuplat.cost.planned import CostDelta, cost_delta
@@ -54,6 +55,20 @@ class GpuDelta:
         return f"GPUs at min: {one(self.min_before, self.min_after)}; at max: {one(self.max_before, self.max_after)}"
 
 
+@dataclass(frozen=True)
+class ServedGpus:
+    """GPUs the plan's model server Deployments request at their replica count, before and
+    after (what terraform sets: a count the autoscaler owns stays as it is)."""
+
+    before: int
+    after: int
+
+    def text(self) -> str:
+        delta = self.after - self.before
+        sign = f" ({'+' if delta > 0 else ''}{delta})" if delta else ""
+        return f"GPUs the model servers request: {self.before} -> {self.after}{sign}"
+
+
 @dataclass
 class StageSummary:
     """One stage's plan in spec terms."""
@@ -65,6 +80,7 @@ class StageSummary:
     counts: dict[str, int] = field(default_factory=dict)
     elements: list[ElementChanges] = field(default_factory=list)
     gpus: GpuDelta | None = None
+    served: ServedGpus | None = None
     waits_for: str | None = None
     cluster: str = ""
     cost: CostDelta | None = None
@@ -113,6 +129,9 @@ class StageSummary:
                 "max_before": self.gpus.max_before,
                 "max_after": self.gpus.max_after,
             },
+            "served_gpus": None
+            if self.served is None
+            else {"before": self.served.before, "after": self.served.after},
             "cost": None if self.cost is None else self.cost.to_json(),
             "warnings": list(self.warnings),
         }
@@ -139,6 +158,8 @@ class StageSummary:
         out.extend(f"    ! {warning}" for warning in self.warnings)
         if self.gpus is not None:
             out.append(f"    {self.gpus.text()}")
+        if self.served is not None:
+            out.append(f"    {self.served.text()}")
         if self.cost is not None:
             out.append(f"    {self.cost.text()}")
             out.extend(f"      ? {reason}" for reason in self.cost.unknown())
@@ -177,6 +198,7 @@ def summarize(
     summary = StageSummary(
         env, stage, "planned", dict(counts), elements, gpu_delta(plan), cluster=cluster
     )
+    summary.served = served_gpus(plan)
     summary.cost = cost_delta(plan, table, regions)
     summary.warnings = pool_warnings(plan)
     return summary
@@ -246,3 +268,52 @@ def gpu_delta(plan: Plan) -> GpuDelta | None:
     for (slot, _), most in ladders.items():
         totals[slot + 2] += most
     return GpuDelta(totals[0], totals[1], totals[2], totals[3])
+
+
+SERVER_RESOURCE = "kubernetes_deployment_v1"
+"""The typed resource of a model server's Deployment (module model-server)."""
+
+
+def served_gpus(plan: Plan) -> ServedGpus | None:
+    """GPUs the model servers' Deployments request before and after the plan, or None.
+
+    A Deployment requests its replicas times the GPUs of one pod (every container's
+    ``nvidia.com/gpu`` limit). Counts that terraform leaves to the autoscaler
+    (``ignore_changes``) are planned as they are in the state, so the delta is what the apply
+    itself does, e.g. a failover's replaced Deployment starting at its minimum.
+    """
+    totals = [0, 0]
+    seen = False
+    for change in plan.resource_changes:
+        if change.type != SERVER_RESOURCE or change.mode != "managed":
+            continue
+        seen = True
+        for slot, values in ((0, change.before), (1, change.after)):
+            if slot == 1 and change.action is Action.DELETE:
+                continue
+            totals[slot] += _deployment_gpus(values)
+    return ServedGpus(totals[0], totals[1]) if seen else None
+
+
+def _deployment_gpus(values: object) -> int:
+    spec = _first(values, "spec")
+    replicas = spec.get("replicas") if spec else None
+    pod = _first(_first(spec, "template"), "spec")
+    per_pod = 0
+    containers = pod.get("container") if pod else None
+    for container in containers if isinstance(containers, list) else []:
+        limits = _first(container, "resources").get("limits") or {}
+        count = limits.get("nvidia.com/gpu") if isinstance(limits, dict) else None
+        if isinstance(count, str) and count.isdigit():
+            per_pod += int(count)
+    return per_pod * replicas if isinstance(replicas, int) else 0
+
+
+def _first(values: object, key: str) -> dict[str, Any]:
+    """The one block ``key`` of a planned object (a list of one), or an empty mapping."""
+    if not isinstance(values, dict):
+        return {}
+    found = values.get(key)
+    if isinstance(found, list) and found and isinstance(found[0], dict):
+        return found[0]
+    return {}

@@ -1,8 +1,7 @@
 """`gpuplat failover`: the target is checked, then the move is given in the safe order.
 
-What is not here: gpuplat does not yet run the two phases itself (plan and apply of each
-cluster's serving root); the command prints them, and these tests check that order and the
-refusals.
+These use --dry-run (check and print, change nothing); tests/app/test_failover_run.py carries
+a failover out with real terraform.
 """
 
 from __future__ import annotations
@@ -35,7 +34,9 @@ def failover_project(folder: Path, **workload: object) -> Path:
 
 def test_failover_brings_the_target_up_before_the_source_goes_down(tmp_path: Path) -> None:
     folder = failover_project(tmp_path / "ok")
-    result = run("failover", "chat", "--to", "inference-us", "-e", "dev", "--json", cwd=folder)
+    result = run(
+        "failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", "--json", cwd=folder
+    )
     assert result.exit_code == 0, result.stderr
     plan = json.loads(result.stdout)
     assert plan["refused"] is False
@@ -47,7 +48,9 @@ def test_failover_brings_the_target_up_before_the_source_goes_down(tmp_path: Pat
     assert (up["replicas"], up["gpus_before"], up["gpus_after"]) == ([1, 4], 0, 1)
     assert (down["replicas"], down["gpus_before"], down["gpus_after"]) == ([0, 0], 1, 0)
     assert plan["scale_by_hand"] is True
-    text = run("failover", "chat", "--to", "inference-us", "-e", "dev", cwd=folder).stdout
+    text = run(
+        "failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", cwd=folder
+    ).stdout
     order = [line.split()[0] for line in text.splitlines()[1:]]
     assert text.index("phase 1: inference-us") < text.index("kubectl rollout status")
     assert text.index("kubectl rollout status") < text.index("phase 2: inference-use1")
@@ -67,6 +70,7 @@ def test_failover_to_a_warm_standby_keeps_the_source_warm_on_request(tmp_path: P
         "dev",
         "--source",
         "warm",
+        "--dry-run",
         "--json",
         cwd=folder,
     )
@@ -83,7 +87,7 @@ def test_failover_refuses_a_target_that_cannot_hold_the_workload(tmp_path: Path)
     folder = failover_project(
         tmp_path / "full", placements={"inference-us": {"replicas": {"min": 5, "max": 5}}}
     )
-    result = run("failover", "chat", "--to", "inference-us", "-e", "dev", cwd=folder)
+    result = run("failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", cwd=folder)
     assert result.exit_code == 1
     assert "refused, the target cannot hold it" in result.stdout
     assert "5 replicas can never be ready" in result.stdout
@@ -91,7 +95,7 @@ def test_failover_refuses_a_target_that_cannot_hold_the_workload(tmp_path: Path)
 
 def test_failover_to_a_cluster_the_workload_does_not_list(tmp_path: Path) -> None:
     folder = failover_project(tmp_path / "unlisted", clusters=["inference-use1"])
-    result = run("failover", "chat", "--to", "inference-us", "-e", "dev", cwd=folder)
+    result = run("failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", cwd=folder)
     assert result.exit_code == 1
     assert 'cluster "inference-us" is not one of the clusters of workload "chat"' in result.stderr
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from gpuplat.addresses import element_of, elements
 from gpuplat.spec.load import load_project
 from gpuplat.summary import gpu_delta, summarize
@@ -241,3 +243,46 @@ def test_a_ladder_counts_its_cap_once_at_max() -> None:
     assert delta is not None
     # The ladder: 4 GPUs at most (not 4 + 4); the lone pool: 4 more.
     assert delta.text() == "GPUs at min: 0 -> 0; at max: 0 -> 8 (+8)"
+
+
+def test_a_ladder_costs_its_dearest_rung_at_the_cap() -> None:
+    """The same two rungs and lone pool, priced: the ladder's ceiling is its dearer rung at
+    the cap of 4 nodes, never the two rungs together.
+
+    Worked from the catalog's rates for g2-standard-8 (1 x L4) in us-central1:
+    ceiling = 4 x on-demand (the ladder: on-demand is dearer than spot) + 4 x on-demand (the
+    lone pool) = 8 x on-demand; summing the rungs would add 4 x spot on top.
+    """
+    from gpuplat.cost.planned import cost_delta
+    from gpuplat.cost.rates import shape_rate
+
+    def rung(name: str, labels: dict[str, str], spot: bool) -> dict[str, object]:
+        values = pool_values(0, 4, 1)
+        node_config = values["node_config"][0]  # type: ignore[index]
+        node_config.update({"labels": labels, "spot": spot})
+        return change(
+            f"module.pool_inference-us_{name}.google_container_node_pool.this",
+            "google_container_node_pool",
+            ["create"],
+            None,
+            values,
+        )
+
+    ladder = {"gpuplat.dev/pool": "l4", "gpuplat.dev/rung": "od"}
+    plan = parse_plan(
+        plan_text(
+            [
+                rung("l4-od", ladder, False),
+                rung("l4-spot", {**ladder, "gpuplat.dev/rung": "spot"}, True),
+                rung("other", {"gpuplat.dev/pool": "other"}, False),
+            ]
+        )
+    )
+    on_demand = shape_rate("gke", "g2-standard-8", "on-demand", "us-central1").usd_per_hour
+    spot = shape_rate("gke", "g2-standard-8", "spot", "us-central1").usd_per_hour
+    assert on_demand is not None and spot is not None and spot < on_demand
+    delta = cost_delta(plan, {}, {"inference-us": "us-central1"})
+    assert delta is not None
+    assert delta.ceiling_after.usd_per_hour == pytest.approx(8 * on_demand)
+    assert delta.ceiling_after.usd_per_hour < 8 * on_demand + 4 * spot
+    assert delta.floor_after.usd_per_hour == 0

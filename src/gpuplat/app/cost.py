@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +12,7 @@ from gpuplat.cost.report import report_json, stranded_table, table
 from gpuplat.cost.stranded import Finding, stranded
 from gpuplat.errors import ExitCode, GpuplatError, user_files
 from gpuplat.spec.load import load_project
+from gpuplat.vendoring.disk import write_file
 
 ENV_PLACEHOLDER = "{env}"
 
@@ -83,19 +82,6 @@ def cost_project(
         for name, env in project.envs.items():
             path = Path(target.replace(ENV_PLACEHOLDER, name))
             with user_files("write the infracost usage file"):
-                _write(path, usage_file(name, env.spec, level))
+                write_file(path, usage_file(name, env.spec, level))
             written.append(str(path))
     return CostResult(costs, found, tuple(written))
-
-
-def _write(path: Path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file beside it, renamed over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

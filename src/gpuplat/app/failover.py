@@ -1,4 +1,4 @@
-"""`gpuplat failover`: check the target, then the two phases of the move, in the safe order."""
+"""`gpuplat failover --dry-run`: check the target, then the two phases of the move, in the safe order."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ def failover(root: Path, env: str, workload: str, to: str, source_role: Role) ->
     return plan_failover(found, workload, to, source_role=source_role)
 
 
-def _move_line(phase: int, move: Move) -> str:
+def move_line(phase: int, move: Move) -> str:
+    """One phase of the move as a line."""
     low, high = move.replicas
     return (
         f"  phase {phase}: {move.cluster} {move.before} -> {move.after} (replicas {low}..{high}; "
@@ -41,44 +42,46 @@ def _apply_lines(env: str, workload: str, move: Move) -> list[str]:
 
 
 def report_lines(env: str, plan: Failover) -> list[str]:
-    """The failover as text: refused with the reasons, or the phases in order."""
+    """The failover as text: refused with the reasons, or the phases in order, each with the
+    commands that carry it out by hand (what `gpuplat failover` without --dry-run runs)."""
     head = f"failover {plan.workload} to {plan.target} ({env})"
     if plan.refused:
         return [f"{head}: refused, the target cannot hold it"] + [f"  - {r}" for r in plan.reasons]
     assert plan.up is not None
     lines = [f"{head}: the target can hold it; in this order, never both down:"]
-    lines += [_move_line(1, plan.up), *_apply_lines(env, plan.workload, plan.up)]
     deploy = f"-n {plan.namespace} deployment/{plan.workload}"
-    if plan.scale_by_hand:
-        lines.append(
-            f"    kubectl scale {deploy} --replicas={plan.up.replicas[0]}"
-            "   (the Deployment leaves its count to the autoscaler once it exists)"
-        )
-    lines.append(f"    kubectl rollout status {deploy}   (wait: ready before phase 2)")
-    for move in plan.downs:
-        lines += [_move_line(2, move), *_apply_lines(env, plan.workload, move)]
+    for phase, move in [(1, plan.up), *((2, m) for m in plan.downs)]:
+        lines += [move_line(phase, move), *_apply_lines(env, plan.workload, move)]
+        if move.replace:
+            lines.append(
+                f"    kubectl scale {deploy} --replicas={move.replicas[0]}"
+                "   (the Deployment leaves its count to the autoscaler once it exists)"
+            )
+        if phase == 1:
+            lines.append(f"    kubectl rollout status {deploy}   (wait: ready before phase 2)")
     return lines
+
+
+def move_json(m: Move) -> dict[str, object]:
+    """One phase of the move as JSON."""
+    return {
+        "cluster": m.cluster,
+        "from": m.before,
+        "to": m.after,
+        "replicas": list(m.replicas),
+        "gpus_before": m.gpus_before,
+        "gpus_after": m.gpus_after,
+    }
 
 
 def report_json(env: str, plan: Failover) -> dict[str, object]:
     """The failover as JSON."""
-
-    def move(m: Move) -> dict[str, object]:
-        return {
-            "cluster": m.cluster,
-            "from": m.before,
-            "to": m.after,
-            "replicas": list(m.replicas),
-            "gpus_before": m.gpus_before,
-            "gpus_after": m.gpus_after,
-        }
-
     return {
         "environment": env,
         "workload": plan.workload,
         "target": plan.target,
         "refused": plan.refused,
         "reasons": list(plan.reasons),
-        "phases": ([move(plan.up)] if plan.up else []) + [move(m) for m in plan.downs],
+        "phases": ([move_json(plan.up)] if plan.up else []) + [move_json(m) for m in plan.downs],
         "scale_by_hand": plan.scale_by_hand,
     }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,8 +53,11 @@ def plan_envs(
     clusters: Sequence[str] = (),
     check: bool = False,
     parallel: int = 4,
+    replace: Mapping[str, Sequence[str]] | None = None,
 ) -> list[ClusterPlan]:
     """Plan each cluster of each environment (several at once, at most ``parallel``).
+
+    ``replace`` (cluster -> resource addresses of the selected stage) plans those replaced.
 
     Clusters have their own roots and state: one cluster's failure (e.g. missing credentials
     of its cloud) never stops the others.
@@ -91,6 +94,7 @@ def plan_envs(
                 stage,
                 table,
                 regions,
+                tuple((replace or {}).get(cluster, ())),
             )
             for env, cluster, digest, table, regions in units
         ]
@@ -107,6 +111,7 @@ def _plan_cluster(
     only: str | None,
     table: dict[str, Element],
     regions: dict[str, str],
+    replace: tuple[str, ...],
 ) -> ClusterPlan:
     out = ClusterPlan(env, cluster)
     try:
@@ -124,7 +129,7 @@ def _plan_cluster(
                         StageSummary(env, stage.stage, "waits", waits_for=waiting, cluster=cluster)
                     )
                     continue
-                summary = _plan_stage(stage, binary, progress, digest, table, regions)
+                summary = _plan_stage(stage, binary, progress, digest, table, regions, replace)
                 out.stages.append(summary)
                 if summary.has_changes and only is None:
                     # A later stage reads this one's state: its plan is only meaningful once
@@ -142,6 +147,7 @@ def _plan_stage(
     digest: str,
     table: dict[str, Element],
     regions: dict[str, str],
+    replace: tuple[str, ...] = (),
 ) -> StageSummary:
     tracker = progress.stage(stage.label, "init")
     tf = stage.terraform(binary)
@@ -149,7 +155,7 @@ def _plan_stage(
         tf.init(on_event=tracker.on_event)
         tracker.note("planning")
         stage.plan_file.parent.mkdir(parents=True, exist_ok=True)
-        result = tf.plan(stage.plan_file, on_event=tracker.on_event)
+        result = tf.plan(stage.plan_file, replace=replace, on_event=tracker.on_event)
         if not result.has_changes:
             stage.plan_file.unlink(missing_ok=True)
             summary = StageSummary(stage.env, stage.stage, "no-changes", cluster=stage.cluster)

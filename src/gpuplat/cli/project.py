@@ -227,35 +227,3 @@ def place(app: App, envs: tuple[str, ...], as_json: bool) -> int:
         for line in place_app.report_lines(env, fits):
             app.console.data(line)
     return 0
-
-
-@cli.command()
-@click.argument("workload")
-@click.option("--to", "to", required=True, help="Cluster that takes over (one of its clusters).")
-@click.option(
-    "-e", "--env", "env", required=True, help="Environment.", shell_complete=complete_envs
-)
-@click.option(
-    "--source",
-    "source_role",
-    type=click.Choice(["cold", "warm"]),
-    default="cold",
-    show_default=True,
-    help="What the clusters that served become.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the failover as JSON on stdout.")
-@click.pass_obj
-def failover(app: App, workload: str, to: str, env: str, source_role: str, as_json: bool) -> int:
-    """Check that TO can hold WORKLOAD, then print the move in the safe order (target up and
-    ready first, then the source down)."""
-    from gpuplat.app import failover as failover_app
-
-    plan = failover_app.failover(
-        app.root, env, workload, to, "warm" if source_role == "warm" else "cold"
-    )
-    if as_json:
-        app.console.json(failover_app.report_json(env, plan))
-    else:
-        for line in failover_app.report_lines(env, plan):
-            app.console.data(line)
-    return 1 if plan.refused else 0

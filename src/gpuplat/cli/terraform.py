@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import Literal
 
 import click
 
@@ -308,3 +309,79 @@ def migrate(app: App, env: str, terraform_bin: str | None) -> int:
             f"`gpuplat plan {env}` shows the clusters' resources as they are"
         )
     return 0
+
+
+@cli.command()
+@click.argument("workload")
+@click.option("--to", "to", required=True, help="Cluster that takes over (one of its clusters).")
+@click.option(
+    "-e", "--env", "env", required=True, help="Environment.", shell_complete=complete_envs
+)
+@click.option(
+    "--source",
+    "source_role",
+    type=click.Choice(["cold", "warm"]),
+    default="cold",
+    show_default=True,
+    help="What the clusters that served become.",
+)
+@click.option(
+    "--dry-run", is_flag=True, help="Only check the target and print the order; change nothing."
+)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation before applying.")
+@click.option(
+    "--target-only",
+    is_flag=True,
+    help="Bring the target up even when a source cannot be planned (its cloud is down); the "
+    "source is left serving until it is applied.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the failover as JSON on stdout.")
+@_TERRAFORM_OPTION
+@click.pass_obj
+def failover(
+    app: App,
+    workload: str,
+    to: str,
+    env: str,
+    source_role: str,
+    dry_run: bool,
+    yes: bool,
+    target_only: bool,
+    as_json: bool,
+    terraform_bin: str | None,
+) -> int:
+    """Move WORKLOAD's serving to cluster TO: check that TO can hold it, write the roles into
+    the environment's overlay, plan the serving roots of both sides, and apply in the safe
+    order (TO up and ready first, then the source down; never both down)."""
+    from gpuplat.app import failover as failover_app
+    from gpuplat.app import move
+    from gpuplat.progress import Progress
+    from gpuplat.workspace import terraform_binary
+
+    role: Literal["cold", "warm"] = "warm" if source_role == "warm" else "cold"
+    if dry_run:
+        check = failover_app.failover(app.root, env, workload, to, role)
+        if as_json:
+            app.console.json(failover_app.report_json(env, check))
+        else:
+            for line in failover_app.report_lines(env, check):
+                app.console.data(line)
+        return 1 if check.refused else 0
+    result = move.carry_out(
+        app.root,
+        env,
+        workload,
+        to,
+        role,
+        binary=terraform_binary(terraform_bin),
+        progress=Progress(app.console, live=not as_json),
+        yes=yes,
+        confirm=_confirmer(app, "yes"),
+        target_only=target_only,
+    )
+    if as_json:
+        app.console.json(move.result_json(result))
+    else:
+        for line in move.result_lines(result):
+            app.console.data(line)
+    return 1 if result.check.refused else 0

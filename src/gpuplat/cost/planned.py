@@ -70,8 +70,13 @@ def cost_delta(
 
     Returns:
         The delta, or None when the plan holds no node pool or cluster.
+
+    The node pools of one capacity ladder share its cap: each may grow to all of it, never all
+    at once. A ladder's ceiling is its dearest rung at the cap, not the sum of its rungs (a rung
+    of unknown price makes it a lower bound, as everywhere).
     """
     sums = [Amount(), Amount(), Amount(), Amount()]
+    ladders: dict[tuple[int, str], Amount] = {}
     seen = False
     for change in plan.resource_changes:
         cloud = target_of_resource(change.type)
@@ -97,10 +102,24 @@ def cost_delta(
                 continue
             low, high = _priced(pool, region)
             sums[slot] = sums[slot] + low
-            sums[slot + 2] = sums[slot + 2] + high
+            if pool.ladder is None:
+                sums[slot + 2] = sums[slot + 2] + high
+            else:
+                key = (slot, pool.ladder)  # a plan is of one cluster: a pool name is unique
+                ladders[key] = _dearest(ladders.get(key), high)
     if not seen:
         return None
+    for (slot, _), most in sorted(ladders.items()):
+        sums[slot + 2] = sums[slot + 2] + most
     return CostDelta(sums[0], sums[1], sums[2], sums[3])
+
+
+def _dearest(known: Amount | None, other: Amount) -> Amount:
+    """The dearer of two amounts; unknown parts of either stay named."""
+    if known is None:
+        return other
+    dearer = max(known.usd_per_hour, other.usd_per_hour)
+    return Amount(dearer, tuple(dict.fromkeys((*known.unknown, *other.unknown))))
 
 
 def _fee(cloud: Cloud) -> Amount:

@@ -34,6 +34,10 @@ class Move:
     """(always running, at most) after the change."""
     gpus_before: int
     gpus_after: int
+    replace: bool = False
+    """The Deployment's replica count must change and nothing else changes it: terraform leaves
+    an existing Deployment's count to the autoscaler, and an HPA never scales up from 0 nor
+    exists on a cold standby. The failover replaces the Deployment, which starts at ``low``."""
 
 
 @dataclass(frozen=True)
@@ -47,8 +51,11 @@ class Failover:
     """Why the target cannot hold the workload (empty: it can)."""
     up: Move | None = None
     downs: tuple[Move, ...] = ()
-    scale_by_hand: bool = False
-    """The target ran no replicas and no KEDA scaler starts it: scale it up after apply."""
+
+    @property
+    def scale_by_hand(self) -> bool:
+        """The target's count is set by replacing its Deployment (by hand: kubectl scale)."""
+        return self.up is not None and self.up.replace
 
     @property
     def refused(self) -> bool:
@@ -84,8 +91,7 @@ def plan_failover(env: EnvSpec, name: str, to: str, *, source_role: Role = "cold
         after = _with_role(moved, source, source_role)
         downs.append(_move(moved, after, source))
         moved = after
-    by_hand = up.before == "cold" and not on(workload, to).scale_to_zero
-    return Failover(name, name, to, (), up, tuple(downs), by_hand)
+    return Failover(name, name, to, (), up, tuple(downs))
 
 
 def _with_role(workload: Workload, cluster: str, role: Role) -> Workload:
@@ -97,5 +103,13 @@ def _with_role(workload: Workload, cluster: str, role: Role) -> Workload:
 
 def _move(before: Workload, after: Workload, cluster: str) -> Move:
     old, new = bounds(before, cluster), bounds(after, cluster)
-    gpus = on(after, cluster).gpus
-    return Move(cluster, old.role, new.role, (new.low, new.high), old.low * gpus, new.low * gpus)
+    mine = on(after, cluster)
+    gpus = mine.gpus
+    # KEDA moves the count both ways, from and to 0; an HPA only between counts above 0.
+    moved_by_autoscaler = mine.scale_to_zero or (
+        mine.autoscaling.metric is not None and old.low > 0 and new.low > 0
+    )
+    replace = old.low != new.low and not moved_by_autoscaler
+    return Move(
+        cluster, old.role, new.role, (new.low, new.high), old.low * gpus, new.low * gpus, replace
+    )

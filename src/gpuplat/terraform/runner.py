@@ -133,9 +133,11 @@ class Terraform:
         refresh_only: bool = False,
         variables: Mapping[str, str] | None = None,
         var_files: Sequence[Path] = (),
+        replace: Sequence[str] = (),
         on_event: EventCallback | None = None,
     ) -> PlanResult:
-        """``terraform plan -detailed-exitcode``, saving the plan to ``out`` when given.
+        """``terraform plan -detailed-exitcode``, saving the plan to ``out`` when given;
+        ``replace`` names resource instances to plan as replaced (``-replace``).
 
         Raises:
             StateLockedError: Another run holds the state lock.
@@ -149,6 +151,7 @@ class Terraform:
         args += ["-refresh-only"] if refresh_only else []
         args += [f"-var-file={path.absolute()}" for path in var_files]
         args += [f"-var={k}={v}" for k, v in (variables or {}).items()]
+        args += [f"-replace={address}" for address in replace]
         run = self._stream("plan", args, on_event, ok=(0, 2))
         return PlanResult(
             argv=run.argv,

@@ -44,7 +44,7 @@ def check(
         path = (*base, *rung.path)
         item = pool.capacity[rung.index] if isinstance(pool.capacity, list) else None
         mapping = item if isinstance(item, Rung) else None
-        yield from _kind(rung, mapping, path, loc)
+        yield from _kind(rung, mapping, path, loc, cloud.ladder_kinds)
         if mapping is not None:
             yield from _shape(cluster, pool, rung, mapping, path, loc)
         if rung.pool.name in known:
@@ -82,14 +82,20 @@ def check(
 
 
 def _kind(
-    rung: LadderRung, mapping: Rung | None, path: KeyPath, loc: Locator
+    rung: LadderRung,
+    mapping: Rung | None,
+    path: KeyPath,
+    loc: Locator,
+    kinds: tuple[str, ...],
 ) -> Iterator[Diagnostic]:
     if len(rung.kinds) != 1:
         named = " and ".join(rung.kinds) if rung.kinds else "none"
+        # The kinds this cloud's ladders climb through (every kind, for a cloud with none yet).
+        offered = kinds or ("reservation", "on-demand", "flex-start", "capacity-block", "spot")
         yield loc.error(
             path,
             f"a rung names one kind of capacity; this one names {named}",
-            "write one of: reservation, on-demand, flex-start, capacity-block, spot",
+            f"write one of: {', '.join(offered)}",
         )
         return
     if mapping is None:

@@ -1,0 +1,219 @@
+"""Carrying out a failover: the spec change, the plans of both sides, the applies in safe order.
+
+1. The roles the failover ends with (the target ``active``, the sources ``cold`` or ``warm``)
+   are written into the environment's overlay and the environment is rendered.
+2. The serving root of every cluster involved is planned: the target's and the sources'. A
+   target that ran no replicas gets its Deployment replaced (``-replace``), because the
+   Deployment leaves its replica count to the autoscaler and an HPA never scales up from 0:
+   the new Deployment starts at the active minimum, and terraform waits for its rollout.
+3. After one confirmation, the target is applied; its apply returns only once the new pods are
+   ready (model-server waits for the rollout). Only then are the sources applied.
+
+Until the first apply nothing has changed: a plan that fails, or a confirmation not given,
+puts the overlay back and renders again. A source that cannot be planned (its cloud is down,
+or its credentials are not on this machine) stops the failover unless ``target_only``: then
+the target is brought up and the sources are left serving, to be applied once reachable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gpuplat.app import saved
+from gpuplat.app.apply import apply_env
+from gpuplat.app.failover import failover, move_json, move_line, report_lines
+from gpuplat.app.overlay import Before, set_roles
+from gpuplat.app.plan import ClusterPlan, plan_envs
+from gpuplat.app.render import render_project
+from gpuplat.errors import GpuplatError, RefusedError
+from gpuplat.progress import Progress
+from gpuplat.render.naming import module_label
+from gpuplat.spec.failover import Failover
+from gpuplat.spec.load import load_project
+from gpuplat.spec.model import Role
+from gpuplat.spec.roles import role_of
+from gpuplat.terraform import TerraformBinary
+from gpuplat.workload.serving import serving_plans
+from gpuplat.workspace import stages
+
+Confirm = Callable[[str], bool]
+
+
+@dataclass
+class MoveResult:
+    """What a failover did: its check, the plans, and the clusters applied in order."""
+
+    env: str
+    check: Failover
+    overlay: str = ""
+    plans: list[ClusterPlan] = field(default_factory=list)
+    applied: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    """Sources left serving (``target_only``): apply them once they can be planned."""
+
+
+def carry_out(
+    root: Path,
+    env: str,
+    workload: str,
+    to: str,
+    source_role: Role,
+    *,
+    binary: TerraformBinary,
+    progress: Progress,
+    yes: bool = False,
+    confirm: Confirm | None = None,
+    target_only: bool = False,
+) -> MoveResult:
+    """Fail ``workload`` over to cluster ``to`` in ``env``: change, plan, confirm, apply.
+
+    Raises:
+        SpecError: The spec or the overlay has errors.
+        RefusedError: Not confirmed, or a source cannot be planned (without ``target_only``).
+        GpuplatError: The target cannot be planned or applied, or the overlay cannot be written.
+    """
+    check = failover(root, env, workload, to, source_role)
+    result = MoveResult(env, check)
+    if check.refused:
+        return result
+    project = load_project(root, [env])
+    spec_env = project.envs[env]
+    sources = [m.cluster for m in check.downs]
+    roles: dict[str, str] = {to: "active", **dict.fromkeys(sources, source_role)}
+    result.overlay = spec_env.overlay
+    before = set_roles(root / spec_env.overlay, workload, roles)
+    try:
+        _check_roles(root, env, workload, roles)
+        result.plans = plan_envs(
+            root,
+            [env],
+            binary=binary,
+            progress=progress,
+            stage="serving",
+            clusters=[to, *sources],
+            replace={
+                m.cluster: [_deployment(root, env, workload, m.cluster)]
+                for m in (check.up, *check.downs)
+                if m is not None and m.replace
+            },
+        )
+        by_cluster = {p.cluster: p for p in result.plans}
+        target = by_cluster[to]
+        if target.error is not None:
+            raise GpuplatError(
+                f"the target {to} could not be planned: {target.error}",
+                hint=target.error.hint,
+                details=tuple(target.error.details),
+            )
+        unplanned = [c for c in sources if by_cluster[c].error is not None]
+        if unplanned and not target_only:
+            first = by_cluster[unplanned[0]].error
+            raise RefusedError(
+                f"the source {unplanned[0]} could not be planned: {first}",
+                hint="fix that and run the failover again; or, if that cloud is down, pass "
+                "--target-only to bring the target up and leave the source to later",
+                details=tuple(first.details) if first is not None else (),
+            )
+        result.pending = unplanned
+        _confirm(result, yes, confirm)
+    except BaseException:
+        _put_back(root, env, before, [to, *sources])
+        raise
+    apply_env(root, env, binary=binary, progress=progress, clusters=[to], yes=True)
+    result.applied.append(to)
+    for source in sources:
+        if source in result.pending:
+            continue
+        apply_env(root, env, binary=binary, progress=progress, clusters=[source], yes=True)
+        result.applied.append(source)
+    return result
+
+
+def _check_roles(root: Path, env: str, workload: str, roles: dict[str, str]) -> None:
+    """The overlay's roles are what the spec now says (the base spec cannot override them)."""
+    loaded = load_project(root, [env]).envs[env]
+    found = next(w for w in loaded.spec.workloads if w.name == workload)
+    wrong = [c for c, role in roles.items() if role_of(found, c) != role]
+    if wrong:
+        raise GpuplatError(f"the roles written for {', '.join(wrong)} do not take effect")
+
+
+def _deployment(root: Path, env: str, workload: str, cluster: str) -> str:
+    """Address of the model server's Deployment in the cluster's serving root."""
+    loaded = load_project(root, [env]).envs[env]
+    plan = next(p for p in serving_plans(loaded) if p.name == workload and p.cluster == cluster)
+    label = module_label("serve", plan.name, plan.cluster)
+    resource = "kubernetes_manifest.deployment" if plan.dra else "kubernetes_deployment_v1.this"
+    return f"module.{label}.{resource}[0]"
+
+
+def _confirm(result: MoveResult, yes: bool, confirm: Confirm | None) -> None:
+    if yes:
+        return
+    order = " then ".join([result.check.target, *(m.cluster for m in result.check.downs)])
+    question = (
+        f"Apply the failover of {result.check.workload} in {result.env} ({order})? Type 'yes'"
+    )
+    if confirm is None:
+        raise RefusedError(
+            "a failover applies after a confirmation",
+            hint="run it in a terminal and confirm, or pass --yes (e.g. from a reviewed runbook)",
+        )
+    if not confirm(question):
+        raise RefusedError(f"not confirmed: nothing was changed in {result.env}")
+
+
+def _put_back(root: Path, env: str, before: Before, clusters: list[str]) -> None:
+    """Before anything was applied: the overlay and the rendered tree as they were."""
+    before.restore()
+    for cluster in clusters:
+        for stage in stages(root, env, cluster, "serving"):
+            saved.discard(stage)
+    render_project(root, [env])
+
+
+def result_lines(result: MoveResult) -> list[str]:
+    """The failover as text: refused with the reasons, or the order, the plans and the applies."""
+    check = result.check
+    if check.refused:
+        return report_lines(result.env, check)
+    assert check.up is not None
+    lines = [f"failover {check.workload} to {check.target} ({result.env}), never both down:"]
+    lines += [move_line(1, check.up), *(move_line(2, m) for m in check.downs)]
+    roles = ", ".join(f"{m.cluster} {m.after}" for m in (check.up, *check.downs))
+    lines.append(f"  {result.overlay}: workloads[{check.workload}].placements: {roles}")
+    for plan in result.plans:
+        lines.append(f"Plan for {plan.env}, cluster {plan.cluster}:")
+        if plan.error is not None:
+            lines.append(f"  serving: could not be planned: {plan.error}")
+        for summary in plan.stages:
+            lines.extend(summary.lines())
+    for phase, cluster in enumerate(result.applied, start=1):
+        ready = " (its pods ready: terraform waited for the rollout)" if phase == 1 else ""
+        lines.append(f"phase {min(phase, 2)} applied: {cluster}{ready}")
+    for cluster in result.pending:
+        lines.append(
+            f"phase 2 pending: {cluster} still serves; once it can be planned: "
+            f"gpuplat plan {result.env} --cluster {cluster} --stage serving && "
+            f"gpuplat apply {result.env} --cluster {cluster}"
+        )
+    return lines
+
+
+def result_json(result: MoveResult) -> dict[str, object]:
+    """The failover as JSON."""
+    check = result.check
+    return {
+        "environment": result.env,
+        "workload": check.workload,
+        "target": check.target,
+        "refused": check.refused,
+        "reasons": list(check.reasons),
+        "phases": ([move_json(check.up)] if check.up else []) + [move_json(m) for m in check.downs],
+        "overlay": result.overlay,
+        "plans": [p.to_json() for p in result.plans],
+        "applied": list(result.applied),
+        "pending": list(result.pending),
+    }
