@@ -48,6 +48,8 @@ def test_failover_brings_the_target_up_before_the_source_goes_down(tmp_path: Pat
     assert (up["replicas"], up["gpus_before"], up["gpus_after"]) == ([1, 4], 0, 1)
     assert (down["replicas"], down["gpus_before"], down["gpus_after"]) == ([0, 0], 1, 0)
     assert plan["scale_by_hand"] is True
+    # Nothing scales either Deployment (no HPA, no KEDA): both are replaced to change count.
+    assert (up["replace"], down["replace"]) == (True, True)
     text = run(
         "failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", cwd=folder
     ).stdout
@@ -79,6 +81,21 @@ def test_failover_to_a_warm_standby_keeps_the_source_warm_on_request(tmp_path: P
     assert (up["from"], up["gpus_before"], plan["scale_by_hand"]) == ("warm", 1, False)
     # Without an HPA a warm standby holds its replicas fixed.
     assert (down["to"], down["replicas"]) == ("warm", [1, 1])
+    # 1 replica before and after on both sides: no Deployment is replaced.
+    assert (up["replace"], down["replace"]) == (False, False)
+
+
+def test_keda_moves_the_counts_of_a_scale_to_zero_workload_itself(tmp_path: Path) -> None:
+    folder = failover_project(tmp_path / "keda", scale_to_zero=True, replicas={"min": 0, "max": 4})
+    result = run(
+        "failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", "--json", cwd=folder
+    )
+    assert result.exit_code == 0, result.stderr
+    plan = json.loads(result.stdout)
+    up, down = plan["phases"]
+    # KEDA scales from and to 0 on traffic: the failover replaces neither Deployment.
+    assert (up["replicas"], down["replicas"]) == ([0, 4], [0, 4])
+    assert (up["replace"], down["replace"], plan["scale_by_hand"]) == (False, False, False)
 
 
 def test_failover_refuses_a_target_that_cannot_hold_the_workload(tmp_path: Path) -> None:

@@ -71,6 +71,7 @@ def move_json(m: Move) -> dict[str, object]:
         "replicas": list(m.replicas),
         "gpus_before": m.gpus_before,
         "gpus_after": m.gpus_after,
+        "replace": m.replace,
     }
 
 

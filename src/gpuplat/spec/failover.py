@@ -1,15 +1,19 @@
 """Moving a workload's serving role to another cluster, in the order that never leaves it down.
 
-The safe order has two phases, each a spec change applied to one cluster only:
+The safe order has two phases, each applied to one cluster's serving root only:
 
-1. the target becomes ``active`` (the source still serves) and its serving root is applied;
-   because the model server's Deployment leaves its replica count to the autoscaler once it
-   exists (``ignore_changes`` on ``replicas``), a standby that ran 0 replicas is scaled to the
-   active minimum by hand and waited for (``kubectl rollout status``) before phase 2;
-2. the source becomes ``cold`` (or ``warm``) and its serving root is applied.
+1. the target becomes ``active`` (the source still serves) and is applied; its apply returns
+   once the new pods are ready;
+2. only then each source becomes ``cold`` (or ``warm``) and is applied.
+
+A Deployment leaves its replica count to the autoscaler once it exists (``ignore_changes`` on
+``replicas``) and an HPA never scales up from 0, so a phase whose count must change, with no
+autoscaler to change it, replaces the Deployment (``Move.replace``): the new one starts at the
+role's count. KEDA moves a ``scale_to_zero`` workload's count itself, both ways.
 
 Before any of it the target is checked with the same checks as ``gpuplat place``: capacity at
 the active replica count, GPU count and memory, sharing, and where the weights are read from.
+app/move.py carries the phases out.
 """
 
 from __future__ import annotations
