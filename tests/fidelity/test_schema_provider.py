@@ -512,6 +512,15 @@ resource "kubernetes_deployment_v1" "server" {
   }
 }
 
+resource "kubernetes_manifest" "scaled_object" {
+  manifest = {
+    apiVersion = "keda.sh/v1alpha1"
+    kind       = "ScaledObject"
+    metadata   = { name = "llm", namespace = kubernetes_namespace_v1.serving.metadata[0].name }
+    spec       = { scaleTargetRef = { name = kubernetes_deployment_v1.server.metadata[0].name } }
+  }
+}
+
 output "namespace_uid" {
   value = kubernetes_namespace_v1.serving.metadata[0].uid
 }
@@ -553,6 +562,7 @@ def test_record_mode_applies_replaces_and_destroys(cli_config: Path, tmp_path: P
     assert first == {
         "kubernetes_namespace_v1.serving": ["create"],
         "kubernetes_deployment_v1.server": ["create"],
+        "kubernetes_manifest.scaled_object": ["create"],
     }
     applied = run(cli_config, root, "apply", "-input=false", "plan.tfplan", env=env)
     assert applied.returncode == 0, applied.stderr
@@ -570,6 +580,9 @@ def test_record_mode_applies_replaces_and_destroys(cli_config: Path, tmp_path: P
     assert deployment["metadata"][0]["generation"] == 0
     assert container["port"] == []
     assert state["data.google_client_config.current"]["access_token"] == ""
+    manifest = state["kubernetes_manifest.scaled_object"]
+    assert manifest["manifest"]["spec"]["scaleTargetRef"] == {"name": "llm"}
+    assert manifest["object"] == {}  # the API server's copy would be here: a placeholder
     assert state["kubernetes_namespace_v1.serving"]["metadata"][0]["labels"] == {
         "app.kubernetes.io/managed-by": "gpuplat"
     }
@@ -584,6 +597,7 @@ def test_record_mode_applies_replaces_and_destroys(cli_config: Path, tmp_path: P
     assert replace == {
         "kubernetes_namespace_v1.serving": ["no-op"],
         "kubernetes_deployment_v1.server": ["delete", "create"],
+        "kubernetes_manifest.scaled_object": ["no-op"],
     }
     applied = run(cli_config, root, "apply", "-input=false", "plan.tfplan", env=env)
     assert applied.returncode == 0, applied.stderr
@@ -603,8 +617,10 @@ def test_record_mode_applies_replaces_and_destroys(cli_config: Path, tmp_path: P
     assert applies == [
         ("kubernetes_namespace_v1", "create", ""),
         ("kubernetes_deployment_v1", "create", "2"),
+        ("kubernetes_manifest", "create", ""),
         ("kubernetes_deployment_v1", "delete", "2"),
         ("kubernetes_deployment_v1", "create", "3"),
+        ("kubernetes_manifest", "delete", ""),
         ("kubernetes_deployment_v1", "delete", "3"),
         ("kubernetes_namespace_v1", "delete", ""),
     ]

@@ -18,7 +18,8 @@ test can read what was applied, and in which order, across several terraform run
 This proves Terraform's side only: the objects as planned, the order of the applies, the state
 in the backend. It cannot prove that anything ran, nor server-side defaults, admission or
 readiness. The placeholders say so by their value: ``""``, ``0``, ``false``, empty collections,
-and ``recorded-<hash>`` for an unknown ``id``.
+an empty object for a dynamic value (``kubernetes_manifest.object``) and ``recorded-<hash>``
+for an unknown ``id``.
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ def placeholder(cty_type: object) -> object:
             return {k: placeholder(t) for k, t in cty_type[1].items()}
         if kind == "tuple":
             return [placeholder(t) for t in cty_type[1]]
-    return None  # "dynamic": a known null
+    # "dynamic": an empty object, as a dynamic value travels: [type JSON, value]. Not null: a
+    # computed attribute left null is planned unknown again, a diff on every plan.
+    return [b'["object",{}]', {}]
 
 
 def _filled(cty_type: object, value: object) -> object:
