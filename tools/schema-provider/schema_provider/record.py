@@ -231,8 +231,16 @@ class Recorder:
         """UpgradeResourceState.Response: upgraded_state (1) = DynamicValue{json = raw_state.json}."""
         raw_state = _first(wire.fields(request), 3)
         stored = _first(wire.fields(raw_state), 1) if isinstance(raw_state, bytes) else None
-        if not isinstance(stored, bytes):  # absent, or only the legacy flatmap form
-            stored = b"null"
+        if not isinstance(stored, bytes):  # only the legacy (Terraform < 0.12) flatmap form
+            # UpgradeResourceState.Response.diagnostics = 2; a null state would drop the object.
+            return wire.length_delimited(
+                2,
+                wire.error_diagnostic(
+                    f"terraform-provider-{self.name} in record mode reads only JSON state",
+                    "This state holds the object in the legacy flatmap form, which no state "
+                    "recorded by the stand-in has.",
+                ),
+            )
         return wire.length_delimited(1, wire.length_delimited(2, stored))
 
     def read_data_source(self, request: bytes) -> bytes:

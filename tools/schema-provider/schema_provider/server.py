@@ -36,11 +36,6 @@ CORE_PROTOCOL_VERSION = 1
 Unary = Callable[[bytes, grpc.ServicerContext], bytes]
 
 
-def error_diagnostic(summary: str, detail: str) -> bytes:
-    """tfplugin6.Diagnostic with severity ERROR (1)."""
-    return wire.integer(1, 1) + wire.string(2, summary) + wire.string(3, detail)
-
-
 class SchemaProvider:
     """The tfplugin6.Provider service, answering from a precompiled GetProviderSchema reply."""
 
@@ -66,14 +61,14 @@ class SchemaProvider:
 
     def refusal(self, rpc: str) -> bytes:
         if self.mode == record.RECORD:
-            return error_diagnostic(
+            return wire.error_diagnostic(
                 f"terraform-provider-{self.name} here is a schema stand-in in record mode: "
                 f"{rpc} is refused",
                 "This provider binary is gpuplat's schema stand-in (tools/schema-provider) "
                 f"with {record.MODE_ENV}={record.RECORD}: it stores applied objects as planned "
                 "and never talks to a cloud, so there is nothing to import, move or open.",
             )
-        return error_diagnostic(
+        return wire.error_diagnostic(
             f"terraform-provider-{self.name} here is a schema-only stand-in: {rpc} is refused",
             "This provider binary is gpuplat's schema stand-in (tools/schema-provider). It "
             "serves the real provider schema so that `terraform validate` type-checks a "
@@ -103,7 +98,7 @@ class SchemaProvider:
         if bad_mode is not None:
             # A misspelt mode must not quietly fall back to refusals (or the other way round):
             # fail loading the schema (validate, plan) and configuring (plan, apply).
-            diagnostic = error_diagnostic(f"terraform-provider-{self.name}: {bad_mode}", "")
+            diagnostic = wire.error_diagnostic(f"terraform-provider-{self.name}: {bad_mode}", "")
             schema += wire.length_delimited(4, diagnostic)  # appended fields merge
             configure = constant(wire.length_delimited(1, diagnostic))
         handlers = {
