@@ -15,11 +15,20 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.support.realparts import REPO, in_ci, provider_schema_dir
-from tests.support.standin import PROVIDERS, build_stand_ins, run, with_real_aws
+from tests.support.standin import (
+    MODE_ENV,
+    PROVIDERS,
+    build_stand_ins,
+    record_env,
+    recorded_applies,
+    run,
+    with_real_aws,
+)
 
 pytestmark = pytest.mark.terraform
 
@@ -446,3 +455,197 @@ def test_terraform_reads_back_the_exact_schemas(cli_config: Path, tmp_path: Path
         for kind in kinds:
             assert served[address].get(kind, {}) == source.get(kind, {}), f"{name} {kind}"
         assert served[address]["provider"]["block"]["attributes"], f"{name} provider block"
+
+
+RECORD_ROOT = """\
+terraform {
+  required_providers {
+    google     = { source = "hashicorp/google", version = ">= 6.50, < 8" }
+    kubernetes = { source = "hashicorp/kubernetes", version = "~> 2.38" }
+  }
+}
+
+variable "replicas" {
+  type    = number
+  default = 2
+}
+
+data "google_client_config" "current" {}
+
+provider "kubernetes" {
+  host  = "https://203.0.113.10"
+  token = data.google_client_config.current.access_token
+}
+
+resource "kubernetes_namespace_v1" "serving" {
+  metadata {
+    name   = "serving"
+    labels = { "app.kubernetes.io/managed-by" = "gpuplat" }
+  }
+}
+
+resource "kubernetes_deployment_v1" "server" {
+  metadata {
+    name      = "llm"
+    namespace = kubernetes_namespace_v1.serving.metadata[0].name
+  }
+  spec {
+    replicas = var.replicas
+    selector {
+      match_labels = { app = "llm" }
+    }
+    template {
+      metadata {
+        labels = { app = "llm" }
+      }
+      spec {
+        container {
+          name  = "server"
+          image = "vllm/vllm-openai:v0.6.3"
+          args  = ["--model", "/models/llm"]
+          resources {
+            limits = { "nvidia.com/gpu" = "1" }
+          }
+        }
+      }
+    }
+  }
+}
+
+resource "kubernetes_manifest" "scaled_object" {
+  manifest = {
+    apiVersion = "keda.sh/v1alpha1"
+    kind       = "ScaledObject"
+    metadata   = { name = "llm", namespace = kubernetes_namespace_v1.serving.metadata[0].name }
+    spec       = { scaleTargetRef = { name = kubernetes_deployment_v1.server.metadata[0].name } }
+  }
+}
+
+output "namespace_uid" {
+  value = kubernetes_namespace_v1.serving.metadata[0].uid
+}
+"""
+
+
+def _state(cli_config: Path, root: Path, env: dict[str, str]) -> dict[str, dict[str, Any]]:
+    shown = run(cli_config, root, "show", "-json", env=env)
+    assert shown.returncode == 0, shown.stderr
+    resources = json.loads(shown.stdout).get("values", {}).get("root_module", {})
+    return {r["address"]: r["values"] for r in resources.get("resources", [])}
+
+
+def _planned_actions(
+    cli_config: Path, root: Path, env: dict[str, str], *args: str
+) -> dict[str, list[str]]:
+    done = run(cli_config, root, "plan", "-input=false", "-out=plan.tfplan", *args, env=env)
+    assert done.returncode == 0, done.stderr
+    shown = run(cli_config, root, "show", "-json", "plan.tfplan", env=env)
+    assert shown.returncode == 0, shown.stderr
+    changes = json.loads(shown.stdout)["resource_changes"]
+    return {c["address"]: c["change"]["actions"] for c in changes}
+
+
+def test_record_mode_applies_replaces_and_destroys(cli_config: Path, tmp_path: Path) -> None:
+    """Record mode: real terraform applies a kubernetes root twice, with nothing behind it.
+
+    The stand-in stores each object as planned (unknowns as typed placeholders), reads it back
+    unchanged, passes stored state through UpgradeResourceState and answers the data source
+    from its config. What this proves is Terraform's side: planned objects, apply order, state.
+    Nothing ran: the uid, generation and the data source's token are placeholders.
+    """
+    log = tmp_path / "applies.jsonl"
+    env = record_env(log)
+    root = write(tmp_path / "root", {"main.tf": RECORD_ROOT})
+    assert_valid(init_and_validate(cli_config, root))
+
+    first = _planned_actions(cli_config, root, env)
+    assert first == {
+        "kubernetes_namespace_v1.serving": ["create"],
+        "kubernetes_deployment_v1.server": ["create"],
+        "kubernetes_manifest.scaled_object": ["create"],
+    }
+    applied = run(cli_config, root, "apply", "-input=false", "plan.tfplan", env=env)
+    assert applied.returncode == 0, applied.stderr
+    state = _state(cli_config, root, env)
+    deployment = state["kubernetes_deployment_v1.server"]
+    assert deployment["spec"][0]["replicas"] == "2"
+    container = deployment["spec"][0]["template"][0]["spec"][0]["container"][0]
+    assert container["image"] == "vllm/vllm-openai:v0.6.3"
+    assert container["args"] == ["--model", "/models/llm"]
+    assert container["resources"][0]["limits"] == {"nvidia.com/gpu": "1"}
+    assert deployment["metadata"][0]["namespace"] == "serving"
+    # Placeholders for what a cluster would have set: typed, and visibly not a cluster's.
+    assert deployment["id"].startswith("recorded-")
+    assert deployment["metadata"][0]["uid"] == ""
+    assert deployment["metadata"][0]["generation"] == 0
+    assert container["port"] == []
+    assert state["data.google_client_config.current"]["access_token"] == ""
+    manifest = state["kubernetes_manifest.scaled_object"]
+    assert manifest["manifest"]["spec"]["scaleTargetRef"] == {"name": "llm"}
+    assert manifest["object"] == {}  # the API server's copy would be here: a placeholder
+    assert state["kubernetes_namespace_v1.serving"]["metadata"][0]["labels"] == {
+        "app.kubernetes.io/managed-by": "gpuplat"
+    }
+
+    # Nothing drifts: refresh (ReadResource) and state upgrade give back what was stored.
+    again = run(cli_config, root, "plan", "-input=false", "-detailed-exitcode", env=env)
+    assert again.returncode == 0, f"a second plan should show no changes:\n{again.stdout}"
+
+    replace = _planned_actions(
+        cli_config, root, env, "-replace=kubernetes_deployment_v1.server", "-var=replicas=3"
+    )
+    assert replace == {
+        "kubernetes_namespace_v1.serving": ["no-op"],
+        "kubernetes_deployment_v1.server": ["delete", "create"],
+        "kubernetes_manifest.scaled_object": ["no-op"],
+    }
+    applied = run(cli_config, root, "apply", "-input=false", "plan.tfplan", env=env)
+    assert applied.returncode == 0, applied.stderr
+    replaced = _state(cli_config, root, env)["kubernetes_deployment_v1.server"]
+    assert replaced["spec"][0]["replicas"] == "3"
+    assert replaced["id"].startswith("recorded-") and replaced["id"] != deployment["id"]
+
+    destroyed = run(cli_config, root, "destroy", "-auto-approve", "-var=replicas=3", env=env)
+    assert destroyed.returncode == 0, destroyed.stderr
+    assert _state(cli_config, root, env) == {}
+
+    # The log has every apply in the order the stand-in answered it.
+    applies = [
+        (a["type"], a["action"], a["state"]["spec"][0]["replicas"] if "spec" in a["state"] else "")
+        for a in recorded_applies(log)
+    ]
+    assert applies == [
+        ("kubernetes_namespace_v1", "create", ""),
+        ("kubernetes_deployment_v1", "create", "2"),
+        ("kubernetes_manifest", "create", ""),
+        ("kubernetes_deployment_v1", "delete", "2"),
+        ("kubernetes_deployment_v1", "create", "3"),
+        ("kubernetes_manifest", "delete", ""),
+        ("kubernetes_deployment_v1", "delete", "3"),
+        ("kubernetes_namespace_v1", "delete", ""),
+    ]
+
+
+def test_record_mode_still_refuses_import(cli_config: Path, tmp_path: Path) -> None:
+    """Only apply, read, upgrade and data sources are answered; an import is refused."""
+    root = write(tmp_path / "root", {"main.tf": RECORD_ROOT})
+    assert_valid(init_and_validate(cli_config, root))
+    env = record_env()
+    done = run(cli_config, root, "import", "kubernetes_namespace_v1.serving", "serving", env=env)
+    assert done.returncode == 1
+    assert (
+        "terraform-provider-kubernetes here is a schema stand-in in record mode: "
+        "ImportResourceState is refused"
+    ) in " ".join(done.stderr.split()), done.stderr
+
+
+def test_unknown_mode_fails_loudly(cli_config: Path, tmp_path: Path) -> None:
+    """A misspelt mode is an error, not a silent fall-back to refusals."""
+    root = write(tmp_path / "root", {"main.tf": RECORD_ROOT})
+    init = run(cli_config, root, "init", "-backend=false", "-input=false")
+    assert init.returncode == 0, init.stderr
+    done = run(cli_config, root, "validate", env={MODE_ENV: "recrod"})
+    assert done.returncode == 1
+    assert "SCHEMA_PROVIDER_MODE='recrod' is not a mode of the schema stand-in" in (
+        " ".join(done.stderr.split())
+    ), done.stderr

@@ -4,13 +4,23 @@ Real `terraform init`, `validate` and `plan` run against them: they serve the re
 kubernetes and helm schemas, plan every resource as configured (computed values unknown) and
 refuse to read or apply. If they cannot be built the caller skips on a developer machine and
 fails under CI=true (tests/support/realparts.py).
+
+Record mode lets real `terraform apply` run on roots of those providers with nothing behind
+them: pass ``env=record_env(log)`` (or ``RECORD_ENV``) to :func:`run`. Every apply is stored
+as planned, unknown values as typed placeholders (``""``, ``0``, ``false``, empty collections,
+``recorded-<hash>`` for an id), and appended to ``log``, which :func:`recorded_applies` reads
+back. It proves what Terraform applied and in which order, never that a cluster ran it
+(tools/schema-provider/README.md, "Record mode"). The real aws provider that
+:func:`with_real_aws` adds ignores these variables.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 from tests.support.realparts import (
@@ -25,6 +35,29 @@ from tests.support.realparts import (
 SETUP = REPO / "tools" / "schema-provider" / "setup.sh"
 BUILD = REPO / "build" / "schema-provider"
 PROVIDERS = {"google": "6.50.0", "kubernetes": "2.38.0", "helm": "3.0.2", "azurerm": "4.79.0"}
+
+# Read by every stand-in process Terraform starts (schema_provider/record.py).
+MODE_ENV = "SCHEMA_PROVIDER_MODE"
+LOG_ENV = "SCHEMA_PROVIDER_RECORD_LOG"
+RECORD_ENV: Mapping[str, str] = {MODE_ENV: "record"}
+
+
+def record_env(log: Path | None = None) -> dict[str, str]:
+    """Environment that turns record mode on, appending every apply to ``log`` when given."""
+    return {**RECORD_ENV, **({LOG_ENV: str(log)} if log is not None else {})}
+
+
+def recorded_applies(log: Path) -> list[dict[str, object]]:
+    """The applies in ``log``, in the order the stand-ins answered them; [] when none.
+
+    Each is ``{"provider", "type", "action" ("create" | "update" | "delete"), "state"}``; the
+    state is the one stored (for a delete, the one removed). A replace is a delete and a
+    create (in that order unless ``create_before_destroy``).
+    """
+    if not log.is_file():
+        return []
+    lines = log.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line]
 
 
 def build_stand_ins() -> Path:
@@ -71,16 +104,27 @@ def with_real_aws(stand_ins: Path, tmp_path: Path) -> Path:
 
 
 def run(
-    cli_config: Path, workdir: Path, *args: str, timeout: int = 180
+    cli_config: Path,
+    workdir: Path,
+    *args: str,
+    timeout: int = 180,
+    env: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run terraform in ``workdir`` with the stand-ins' CLI config."""
-    env = terraform_env(workdir.parent)
-    env["TF_CLI_CONFIG_FILE"] = str(cli_config)
-    env.pop("TF_PLUGIN_CACHE_DIR", None)
+    """Run terraform in ``workdir`` with the stand-ins' CLI config, plus ``env`` if given.
+
+    Without ``env`` the stand-ins refuse to apply even if the calling process has
+    SCHEMA_PROVIDER_MODE set: a test opts into record mode only by passing it.
+    """
+    environment = terraform_env(workdir.parent)
+    environment.pop(MODE_ENV, None)
+    environment.pop(LOG_ENV, None)
+    environment.update(env or {})
+    environment["TF_CLI_CONFIG_FILE"] = str(cli_config)
+    environment.pop("TF_PLUGIN_CACHE_DIR", None)
     return subprocess.run(
         [terraform_bin(), *args, "-no-color"],
         cwd=workdir,
-        env=env,
+        env=environment,
         capture_output=True,
         text=True,
         timeout=timeout,

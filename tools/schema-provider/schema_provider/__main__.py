@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -106,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'compiled' if built else 'up to date'}: {args.out}")
         return 0
 
+    from .record import MODE_ENV
     from .server import SchemaProvider, serve
 
     try:
@@ -116,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    provider = SchemaProvider(args.name, payload, metadata_from_schema_response(payload))
+    metadata = metadata_from_schema_response(payload)
+    provider = SchemaProvider(args.name, payload, metadata, os.environ.get(MODE_ENV))
     return serve(provider)
 
 

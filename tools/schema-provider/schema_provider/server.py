@@ -27,7 +27,7 @@ from pathlib import Path
 
 import grpc
 
-from . import PROTOCOL_VERSION, plan, wire
+from . import PROTOCOL_VERSION, plan, record, wire
 
 MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE"
 MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2"
@@ -36,18 +36,21 @@ CORE_PROTOCOL_VERSION = 1
 Unary = Callable[[bytes, grpc.ServicerContext], bytes]
 
 
-def error_diagnostic(summary: str, detail: str) -> bytes:
-    """tfplugin6.Diagnostic with severity ERROR (1)."""
-    return wire.integer(1, 1) + wire.string(2, summary) + wire.string(3, detail)
-
-
 class SchemaProvider:
     """The tfplugin6.Provider service, answering from a precompiled GetProviderSchema reply."""
 
-    def __init__(self, name: str, schema_response: bytes, metadata_response: bytes) -> None:
+    def __init__(
+        self,
+        name: str,
+        schema_response: bytes,
+        metadata_response: bytes,
+        mode: str | None = None,
+    ) -> None:
+        """``mode`` is the value of SCHEMA_PROVIDER_MODE: None or "" (schema only) or "record"."""
         self.name = name
         self.schema_response = schema_response
         self.metadata_response = metadata_response
+        self.mode = mode
         self._resource_blocks: dict[str, plan.Block] | None = None
 
     def plan_resource_change(self, request: bytes, _context: grpc.ServicerContext) -> bytes:
@@ -57,7 +60,15 @@ class SchemaProvider:
         return plan.plan_response(request, self._resource_blocks)
 
     def refusal(self, rpc: str) -> bytes:
-        return error_diagnostic(
+        if self.mode == record.RECORD:
+            return wire.error_diagnostic(
+                f"terraform-provider-{self.name} here is a schema stand-in in record mode: "
+                f"{rpc} is refused",
+                "This provider binary is gpuplat's schema stand-in (tools/schema-provider) "
+                f"with {record.MODE_ENV}={record.RECORD}: it stores applied objects as planned "
+                "and never talks to a cloud, so there is nothing to import, move or open.",
+            )
+        return wire.error_diagnostic(
             f"terraform-provider-{self.name} here is a schema-only stand-in: {rpc} is refused",
             "This provider binary is gpuplat's schema stand-in (tools/schema-provider). It "
             "serves the real provider schema so that `terraform validate` type-checks a "
@@ -81,9 +92,18 @@ class SchemaProvider:
             return wire.message(2, wire.string(1, "the schema stand-in provider has no functions"))
 
         ok = constant(b"")  # an empty response: no diagnostics
-        return {
+        schema = self.schema_response
+        configure = ok
+        bad_mode = record.mode_error(self.mode)
+        if bad_mode is not None:
+            # A misspelt mode must not quietly fall back to refusals (or the other way round):
+            # fail loading the schema (validate, plan) and configuring (plan, apply).
+            diagnostic = wire.error_diagnostic(f"terraform-provider-{self.name}: {bad_mode}", "")
+            schema += wire.length_delimited(4, diagnostic)  # appended fields merge
+            configure = constant(wire.length_delimited(1, diagnostic))
+        handlers = {
             "GetMetadata": constant(self.metadata_response),
-            "GetProviderSchema": constant(self.schema_response),
+            "GetProviderSchema": constant(schema),
             "ValidateProviderConfig": ok,
             "ValidateResourceConfig": ok,
             "ValidateDataResourceConfig": ok,
@@ -92,7 +112,7 @@ class SchemaProvider:
             "GetResourceIdentitySchemas": ok,  # protocol 6.9 (Terraform 1.12+): none
             "StopProvider": ok,
             # Configuring is accepted (there is nothing to connect to) so that plans can run.
-            "ConfigureProvider": ok,
+            "ConfigureProvider": configure,
             "UpgradeResourceState": refuse("UpgradeResourceState", 2),
             "ReadResource": refuse("ReadResource", 2),
             "PlanResourceChange": self.plan_resource_change,
@@ -104,6 +124,19 @@ class SchemaProvider:
             "RenewEphemeralResource": refuse("RenewEphemeralResource", 1),
             "CloseEphemeralResource": refuse("CloseEphemeralResource", 1),
             "CallFunction": refuse_function,
+        }
+        if self.mode == record.RECORD:
+            handlers.update(self._record_handlers())
+        return handlers
+
+    def _record_handlers(self) -> dict[str, Unary]:
+        """Record mode (see :mod:`schema_provider.record`): apply, read and upgrade answered."""
+        recorder = record.Recorder.from_environment(self.name, self.schema_response)
+        return {
+            "ApplyResourceChange": lambda request, _context: recorder.apply(request),
+            "ReadResource": lambda request, _context: recorder.read(request),
+            "UpgradeResourceState": lambda request, _context: recorder.upgrade(request),
+            "ReadDataSource": lambda request, _context: recorder.read_data_source(request),
         }
 
 

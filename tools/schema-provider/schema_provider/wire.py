@@ -69,6 +69,11 @@ def map_of_messages(field: int, entries: Iterable[tuple[str, bytes]]) -> bytes:
     )
 
 
+def error_diagnostic(summary: str, detail: str) -> bytes:
+    """tfplugin6.Diagnostic with severity ERROR (1), summary (2) and detail (3)."""
+    return integer(1, 1) + string(2, summary) + string(3, detail)
+
+
 def fields(data: bytes) -> dict[int, list[bytes | int]]:
     """Decode one message level into field number -> values (varints as int, others as bytes).
 
