@@ -306,7 +306,9 @@ def _deployment_gpus(values: object) -> int:
         count = limits.get("nvidia.com/gpu") if isinstance(limits, dict) else None
         if isinstance(count, str) and count.isdigit():
             per_pod += int(count)
-    return per_pod * replicas if isinstance(replicas, int) else 0
+    # The provider types replicas as a string (a number in older versions' states).
+    count = str(replicas) if isinstance(replicas, int | str) else ""
+    return per_pod * int(count) if count.isdigit() else 0
 
 
 def _first(values: object, key: str) -> dict[str, Any]:

@@ -19,6 +19,7 @@ resources themselves are applied on moto in tests/app/test_lifecycle.py.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -32,7 +33,7 @@ import yaml
 from tests.app.test_failover import failover_project
 from tests.support.moto import MotoServer, aws_env, moto_server
 from tests.support.realparts import terraform_bin
-from tests.support.standin import build_stand_ins, with_real_aws
+from tests.support.standin import build_stand_ins, record_env, recorded_applies, with_real_aws
 
 pytestmark = [pytest.mark.terraform, pytest.mark.integration]
 
@@ -185,3 +186,95 @@ def test_a_source_that_cannot_be_planned_stops_the_failover_and_changes_nothing(
     # The EKS side was planned for real: its serving state in moto's S3 is still empty.
     keys = moto.client("s3").list_objects_v2(Bucket=BUCKET).get("Contents", [])
     assert not [k["Key"] for k in keys if "/serving/" in k["Key"]]
+
+
+def deployments(state: dict[str, object]) -> dict[str, int]:
+    """Deployment name -> replicas, read from a terraform state (its JSON)."""
+    out: dict[str, int] = {}
+    for resource in state.get("resources", []):  # type: ignore[union-attr]
+        if resource["type"] != "kubernetes_deployment_v1":
+            continue
+        for instance in resource["instances"]:
+            attrs = instance["attributes"]
+            # The provider types replicas as a string.
+            out[attrs["metadata"][0]["name"]] = int(attrs["spec"][0]["replicas"])
+    return out
+
+
+def serving_states(project: Path, moto: MotoServer) -> dict[str, dict[str, int]]:
+    """The Deployments in each cluster's serving state: EKS's in moto's S3, GKE's on disk."""
+    key = f"acme-inference/dev/{EKS}/serving/terraform.tfstate"
+    body = moto.client("s3").get_object(Bucket=BUCKET, Key=key)["Body"].read()
+    local = project / ".gpuplat" / "state" / "dev" / GKE / "serving.tfstate"
+    return {
+        EKS: deployments(json.loads(body)),
+        GKE: deployments(json.loads(local.read_text(encoding="utf-8"))),
+    }
+
+
+def test_failover_brings_eks_up_before_gke_goes_down(
+    moto: MotoServer, stand_ins: Path, tmp_path: Path
+) -> None:
+    # GKE keeps its state on disk here, so its side can be planned and "applied" through the
+    # stand-ins too; EKS keeps its state in moto's S3 as on AWS.
+    project = two_clouds(tmp_path / "p", moto.endpoint, gke_backend={"type": "local"})
+    log = tmp_path / "applies.jsonl"
+    env = environment(tmp_path, stand_ins, **record_env(log))
+    assert gpuplat("render", env=env, cwd=project).returncode == 0
+    for cluster in (EKS, GKE):
+        seed_infra_outputs(project, cluster, env, tmp_path)
+
+    # Before: the serving roots as the spec says, chat active on GKE and a cold standby on EKS.
+    planned = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
+    assert planned.returncode == 10, planned.stderr
+    assert gpuplat("apply", "dev", env=env, cwd=project).returncode == 0
+    assert serving_states(project, moto) == {EKS: {"chat": 0}, GKE: {"chat": 1}}
+    log.unlink()
+
+    moved = gpuplat("failover", "chat", "--to", EKS, "-e", "dev", "--yes", env=env, cwd=project)
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    out = moved.stdout
+    # The order, the spec change, both plans with their GPU deltas, and the applies.
+    order = [
+        f"phase 1: {EKS} cold -> active (replicas 1..4; GPUs always running 0 -> 1)",
+        f"phase 2: {GKE} active -> cold (replicas 0..0; GPUs always running 1 -> 0)",
+        f"envs/dev.yaml: workloads[chat].placements: {EKS} active, {GKE} cold",
+        f"Plan for dev, cluster {EKS}:",
+        "GPUs the model servers request: 0 -> 1 (+1)",
+        f"Plan for dev, cluster {GKE}:",
+        "GPUs the model servers request: 1 -> 0 (-1)",
+        f"phase 1 applied: {EKS} (its pods ready: terraform waited for the rollout)",
+        f"phase 2 applied: {GKE}",
+    ]
+    positions = [out.find(line) for line in order]
+    assert -1 not in positions, out
+    assert positions == sorted(positions), out
+
+    # What terraform applied, in order: EKS's Deployment replaced (0 -> 1 replica) before
+    # GKE's was (1 -> 0). Never both at 0: the GKE Deployment that served is removed only
+    # after the EKS one holding a replica exists.
+    moves = [
+        (a["action"], a["cwd"], int(a["state"]["spec"][0]["replicas"]))  # type: ignore[index]
+        for a in recorded_applies(log)
+        if a["type"] == "kubernetes_deployment_v1"
+    ]
+    eks_root = str(project / "envs" / "dev" / EKS / "serving")
+    gke_root = str(project / "envs" / "dev" / GKE / "serving")
+    assert moves == [
+        ("delete", eks_root, 0),
+        ("create", eks_root, 1),
+        ("delete", gke_root, 1),
+        ("create", gke_root, 0),
+    ]
+    assert serving_states(project, moto) == {EKS: {"chat": 1}, GKE: {"chat": 0}}
+
+    # The spec now says what was applied: nothing left to plan, and the overlay kept its
+    # comments.
+    overlay = (project / "envs" / "dev.yaml").read_text(encoding="utf-8")
+    assert overlay.startswith("# yaml-language-server")
+    assert yaml.safe_load(overlay)["workloads"][0]["placements"] == {
+        EKS: {"role": "active"},
+        GKE: {"role": "cold"},
+    }
+    again = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
+    assert again.returncode == 0, again.stdout + again.stderr

@@ -50,7 +50,7 @@ def record_env(log: Path | None = None) -> dict[str, str]:
 def recorded_applies(log: Path) -> list[dict[str, object]]:
     """The applies in ``log``, in the order the stand-ins answered them; [] when none.
 
-    Each is ``{"provider", "type", "action" ("create" | "update" | "delete"), "state"}``; the
+    Each is ``{"provider", "type", "action" ("create" | "update" | "delete"), "cwd", "state"}``; the
     state is the one stored (for a delete, the one removed). A replace is a delete and a
     create (in that order unless ``create_before_destroy``).
     """

@@ -100,6 +100,8 @@ def carry_out(
             },
         )
         by_cluster = {p.cluster: p for p in result.plans}
+        # In the order they are applied: the target, then the sources.
+        result.plans = [by_cluster[c] for c in (to, *sources)]
         target = by_cluster[to]
         if target.error is not None:
             raise GpuplatError(

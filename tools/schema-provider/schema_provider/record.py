@@ -213,6 +213,8 @@ class Recorder:
                 "provider": self.name,
                 "type": type_name,
                 "action": action,
+                # Terraform starts providers in the root it runs in: which root applied this.
+                "cwd": os.getcwd(),
                 "state": new_state if planned is not None else prior,
             }
         )
