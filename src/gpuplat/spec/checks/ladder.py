@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import Ladder, LadderRung, ladder
+from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Rung, Spec
 from gpuplat.spec.resolve import resolve_pool
@@ -21,12 +21,12 @@ def check(
     spec: Spec, cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
 ) -> Iterator[Diagnostic]:
     """Every problem of one pool's capacity ladder (a pool of one capacity type included)."""
-    lad = ladder(cluster, pool)
+    cloud = target(cluster.cloud)
+    lad = cloud.ladder(cluster, pool)
     yield from _cap(cluster, lad, base, loc)
     yield from _sold(cluster, lad, base, loc)
     if not lad.is_ladder:
         return
-    cloud = target(cluster.cloud)
     if pool.autoscaling.per_zone:
         yield loc.error(
             (*base, "autoscaling", "per_zone"),
@@ -38,7 +38,7 @@ def check(
         rendered.pool.name
         for other in cluster.node_pools
         if other.name != pool.name
-        for rendered in ladder(cluster, other).rungs
+        for rendered in cloud.ladder(cluster, other).rungs
     } | {p.name for p in cluster.node_pools if p.name != pool.name}
     for rung in lad.rungs:
         path = (*base, *rung.path)
