@@ -39,8 +39,9 @@ class Rung(SpecModel):
 
     reservation: str | None = Field(
         None,
-        description="Consume this reservation: a GCE reservation name, or an EC2 On-Demand "
-        "Capacity Reservation id (cr-...).",
+        description="Consume this reservation: a GCE reservation name, an EC2 On-Demand "
+        "Capacity Reservation id (cr-...), or the resource id of an Azure capacity "
+        "reservation group.",
     )
     block: str | None = Field(
         None, description="GKE: the reservation block of `reservation` to consume."
@@ -63,8 +64,8 @@ class Rung(SpecModel):
     spot: Marker | None = Field(None, description="Spot nodes (reclaimable at short notice).")
     name: str | None = Field(
         None,
-        description="Suffix of this rung's node pool (<pool>-<name>). Default: from its kind "
-        "(res, od, flex, cb, spot).",
+        description="Suffix of this rung's node pool: <pool>-<name> (<pool><name> on AKS, "
+        "whose pool names hold no dash). Default: from its kind (res, od, flex, cb, spot).",
     )
     machine_type: str | None = Field(
         None,
