@@ -74,10 +74,11 @@ AKS_LADDER_PATCH = (
         "        capacity:\n"
         f"          - reservation: {AKS_RESERVATION_GROUP}\n"
         "          - on-demand\n"
-        "          - spot\n",
+        "          - spot: {max_price: 3.5}\n",
     ),
 )
-"""The aks-a100-vllm example's pool as a capacity ladder: reservation group, regular, Spot."""
+"""The aks-a100-vllm example's pool as a capacity ladder: reservation group, regular, Spot
+(evicted above 3.50 USD an hour)."""
 
 
 def scaled_prod(root: Path) -> Path:

@@ -1,7 +1,8 @@
 """An AKS capacity ladder as rendered and as real terraform plans it: one node pool per rung,
 the priority expander turned on, and its ConfigMap's patterns matching exactly the pools.
 
-The aks-a100-vllm example's pool becomes a ladder (capacity reservation group, regular, Spot).
+The aks-a100-vllm example's pool becomes a ladder (capacity reservation group, regular, Spot
+with a price cap).
 The infra root and the platform stage's gpu-platform call are planned by real terraform
 through the schema stand-in providers (real azurerm, kubernetes and helm schemas; computed
 values unknown, nothing applied); the ConfigMap text is what the released module computes.
@@ -103,7 +104,7 @@ def test_one_node_pool_per_rung_with_the_pools_labels_and_the_one_cap(
     assert res["capacity_reservation_group_id"] == AKS_RESERVATION_GROUP
     assert od["priority"] == "Regular" and od["capacity_reservation_group_id"] is None
     assert spot["priority"] == "Spot" and spot["capacity_reservation_group_id"] is None
-    assert spot["eviction_policy"] == "Delete" and spot["spot_max_price"] == -1
+    assert spot["eviction_policy"] == "Delete" and spot["spot_max_price"] == 3.5
     for name, rung in zip(RUNGS, ("res", "od", "spot"), strict=True):
         labels = pools[name]["node_labels"]
         assert isinstance(labels, dict)

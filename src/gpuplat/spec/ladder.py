@@ -242,5 +242,5 @@ def _capacity(rung: Rung, kind: RungKind | None) -> Capacity:
         run = rung.flex_start.max_run_duration if rung.flex_start else None
         return Capacity(type="flex-start", max_run_duration=run or FLEX_START_DEFAULT_RUN)
     if kind == "spot":
-        return Capacity(type="spot")
+        return Capacity(type="spot", max_price=rung.spot.max_price if rung.spot else None)
     return Capacity(type="on-demand")

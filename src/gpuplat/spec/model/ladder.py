@@ -24,6 +24,17 @@ class Marker(SpecModel):
     """A rung kind that takes no settings of its own (``on-demand: {}``)."""
 
 
+class Spot(SpecModel):
+    """Spot settings of a rung."""
+
+    max_price: float | None = Field(
+        None,
+        gt=0,
+        description="AKS: the most USD per hour a node may cost before Azure evicts it. "
+        "Default: the on-demand price (nodes are evicted only when Azure needs the capacity).",
+    )
+
+
 class FlexStart(SpecModel):
     """Flex-start settings of a rung."""
 
@@ -61,7 +72,9 @@ class Rung(SpecModel):
         alias="capacity-block",
         description="EKS: an EC2 Capacity Block for ML (cr-...), GPUs reserved for a window.",
     )
-    spot: Marker | None = Field(None, description="Spot nodes (reclaimable at short notice).")
+    spot: Spot | None = Field(
+        None, description="Spot nodes (reclaimable at short notice): {} or, on AKS, {max_price: …}."
+    )
     name: str | None = Field(
         None,
         description="Suffix of this rung's node pool: <pool>-<name> (<pool><name> on AKS, "
@@ -87,4 +100,4 @@ RungItem = Annotated[
 ]
 """A rung as written: a word or a mapping (one branch is tried, so errors name one problem)."""
 
-__all__ = ["RUNG_KINDS", "FlexStart", "Marker", "Rung", "RungItem", "RungWord"]
+__all__ = ["RUNG_KINDS", "FlexStart", "Marker", "Rung", "RungItem", "RungWord", "Spot"]

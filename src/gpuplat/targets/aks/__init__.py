@@ -73,6 +73,7 @@ class AKS(Target):
         Setting(("network", "subnet_ids")),
         Setting(("network", "public_endpoint")),
         Setting(("node_pools", "*", "capacity", "max_price")),
+        Setting(("node_pools", "*", "capacity", "*", "spot", "max_price")),
     )
     default_device_plugin = "nvidia-device-plugin"
     managed_device_plugin = False
