@@ -63,6 +63,23 @@ GKE_LADDER_PATCH = (
 )
 """The example's pool as a capacity ladder: reservation, on-demand, flex-start, spot."""
 
+AKS_RESERVATION_GROUP = (
+    "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/acme-inference-dev/"
+    "providers/Microsoft.Compute/capacityReservationGroups/a100-eus"
+)
+AKS_LADDER_PATCH = (
+    (
+        "        capacity:\n"
+        "          type: spot # evicted when Azure needs the capacity; AKS taints these nodes for it\n",
+        "        capacity:\n"
+        f"          - reservation: {AKS_RESERVATION_GROUP}\n"
+        "          - on-demand\n"
+        "          - spot: {max_price: 3.5}\n",
+    ),
+)
+"""The aks-a100-vllm example's pool as a capacity ladder: reservation group, regular, Spot
+(evicted above 3.50 USD an hour)."""
+
 
 def scaled_prod(root: Path) -> Path:
     """Size prod of the gke-l4-vllm example for 2..16 replicas on 1..8 nodes.

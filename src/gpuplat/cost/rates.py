@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 
 from gpuplat import catalog
 from gpuplat.catalog import Cloud, Price
-from gpuplat.spec.ladder import ladder
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.targets import target
 
@@ -60,7 +59,7 @@ class Rate:
 
 def capacity_label(cluster: Cluster, pool: NodePool) -> str:
     """The capacity of a pool as the cost report names it: its one type, or ``ladder``."""
-    lad = ladder(cluster, pool)
+    lad = target(cluster.cloud).ladder(cluster, pool)
     if lad.is_ladder:
         return "ladder"
     return lad.rungs[0].kind or "on-demand"
@@ -79,7 +78,7 @@ def pool_rungs(cluster: Cluster, pool: NodePool) -> tuple[Rate, ...]:
     """
     cloud = target(cluster.cloud)
     out = []
-    for rung in ladder(cluster, pool).rungs:
+    for rung in cloud.ladder(cluster, pool).rungs:
         attached = cloud.attached_gpus(rung.pool)
         kind = rung.kind or "on-demand"
         out.append(

@@ -3,34 +3,21 @@
 from __future__ import annotations
 
 from gpuplat.addons import plan_addons
-from gpuplat.hcl.writer import Raw, quote, raw
+from gpuplat.hcl.writer import Raw
 from gpuplat.render.access import cluster_access
 from gpuplat.render.naming import module_label
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster
-from gpuplat.targets import SYSTEM_GROUP, target
+from gpuplat.targets import target
 
 
-def group_pattern(cluster: str, group: str) -> Raw:
-    """An exact pattern of a node group's Auto Scaling group, read from the infra stage's state.
-
-    AWS names a managed node group's Auto Scaling group itself; EKS names hold only letters,
-    digits and dashes, so the name needs no escaping inside the pattern.
-    """
-    clusters = f"local.clusters[{quote(cluster)}]"
-    name = (
-        f"{clusters}.system_group"
-        if group == SYSTEM_GROUP
-        else f"{clusters}.pools[{quote(group)}].autoscaling_group"
-    )
-    return raw(f'format("^%s$", {name})')
-
-
-def autoscaler_priorities(env: EnvSpec, cluster: Cluster) -> dict[str, list[Raw]]:
-    """Priority expander patterns: priority (as the chart's map key) -> node group patterns."""
-    ladders = target(cluster.cloud).ladder_platform(env.spec, cluster)
+def autoscaler_priorities(env: EnvSpec, cluster: Cluster) -> dict[str, list[Raw | str]]:
+    """Priority expander patterns: priority (as the module's map key) -> node group patterns,
+    each the cloud's exact pattern of one group."""
+    cloud = target(cluster.cloud)
+    ladders = cloud.ladder_platform(env.spec, cluster)
     return {
-        str(level): [group_pattern(cluster.name, g) for g in groups]
+        str(level): [cloud.group_pattern(cluster, g) for g in groups]
         for level, groups in ladders.priorities
     }
 

@@ -1,10 +1,11 @@
 """A pool's capacity ladder as data: its rungs, the node pool each rung renders, and its one cap.
 
 A pool of one capacity type is a ladder of one rung whose node pool is the pool itself, so every
-pool is read the same way. A ladder of several rungs renders one node pool per rung, named
-``<pool>-<rung>``, all carrying the pool's ``gpuplat.dev/pool`` label: workloads still select
-the pool, and the cloud's own mechanism (GKE ComputeClass, the cluster autoscaler's priority
-expander on EKS) decides which rung a new node comes from.
+pool is read the same way. A ladder of several rungs renders one node pool per rung, named from
+the pool's name and the rung's suffix by the cloud's own rule (``<pool>-<rung>`` on GKE and EKS;
+AKS names hold no dash), all carrying the pool's ``gpuplat.dev/pool`` label: workloads still
+select the pool, and the cloud's own mechanism (GKE ComputeClass, the cluster autoscaler's
+priority expander on EKS and AKS) decides which rung a new node comes from.
 
 The cap is one number for the whole ladder: ``autoscaling.max_nodes`` or ``max_gpus``. Each
 rung may alone have to hold all of it (the rungs above may have nothing), so each rung's node
@@ -16,6 +17,7 @@ pools for us.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -45,6 +47,13 @@ _KIND_KEYS = {
     "spot": "spot",
 }
 """Rung mapping field -> the kind it names."""
+RungNamer = Callable[[str, str], str]
+"""How a cloud names a rung's node pool from the pool's name and the rung's suffix."""
+
+
+def dashed(pool: str, suffix: str) -> str:
+    """``<pool>-<suffix>``: a rung's node pool name where pool names may hold dashes."""
+    return f"{pool}-{suffix}"
 
 
 @dataclass(frozen=True)
@@ -98,13 +107,29 @@ def single_capacity(pool: NodePool) -> Capacity | None:
     return None if isinstance(pool.capacity, list) else pool.capacity
 
 
+def capacity_kinds(pool: NodePool) -> tuple[RungKind | None, ...]:
+    """The kind of each rung of a pool, in order (None for a rung that names no kind or
+    several), without resolving its node pools."""
+    if not isinstance(pool.capacity, list):
+        return (capacity_kind(pool.capacity),)
+    out: list[RungKind | None] = []
+    for item in pool.capacity:
+        kinds = (item,) if isinstance(item, str) else _kinds(item)
+        out.append(kinds[0] if len(kinds) == 1 else None)  # type: ignore[arg-type]
+    return tuple(out)
+
+
 def is_ladder(pool: NodePool) -> bool:
     """Whether a pool's capacity is a list of several rungs."""
     return isinstance(pool.capacity, list) and len(pool.capacity) > 1
 
 
-def ladder(cluster: Cluster, pool: NodePool) -> Ladder:
-    """The ladder of a pool: one rung for a single capacity mapping."""
+def ladder(cluster: Cluster, pool: NodePool, namer: RungNamer) -> Ladder:
+    """The ladder of a pool: one rung for a single capacity mapping.
+
+    ``namer`` is the cloud's rule for a rung's node pool name (``Target.rung_pool_name``);
+    shared code reaches this through ``Target.ladder``, which passes it.
+    """
     gpus = resolve_pool(cluster, pool).gpus_per_node
     auto = pool.autoscaling
     cap_gpus = auto.max_gpus
@@ -138,7 +163,7 @@ def ladder(cluster: Cluster, pool: NodePool) -> Ladder:
         default = SUFFIX.get(kind or "", "rung")
         seen[default] += 1
         suffix = written.name or (default if seen[default] == 1 else f"{default}{seen[default]}")
-        name = f"{pool.name}-{suffix}" if several else pool.name
+        name = namer(pool.name, suffix) if several else pool.name
         reservation = written.reservation if kind == "reservation" else None
         run = None
         if kind == "flex-start":
@@ -162,16 +187,6 @@ def ladder(cluster: Cluster, pool: NodePool) -> Ladder:
             )
         )
     return Ladder(pool, tuple(rungs), cap_nodes, cap_gpus)
-
-
-def rung_pools(cluster: Cluster, pool: NodePool) -> list[NodePool]:
-    """The node pools a pool renders: itself, or one per rung of its ladder."""
-    return [r.pool for r in ladder(cluster, pool).rungs]
-
-
-def cluster_rung_pools(cluster: Cluster) -> list[tuple[NodePool, LadderRung]]:
-    """(logical pool, rung) for every node pool a cluster renders, in spec order."""
-    return [(pool, rung) for pool in cluster.node_pools for rung in ladder(cluster, pool).rungs]
 
 
 def _kinds(rung: Rung) -> tuple[str, ...]:
@@ -227,5 +242,5 @@ def _capacity(rung: Rung, kind: RungKind | None) -> Capacity:
         run = rung.flex_start.max_run_duration if rung.flex_start else None
         return Capacity(type="flex-start", max_run_duration=run or FLEX_START_DEFAULT_RUN)
     if kind == "spot":
-        return Capacity(type="spot")
+        return Capacity(type="spot", max_price=rung.spot.max_price if rung.spot else None)
     return Capacity(type="on-demand")

@@ -6,7 +6,6 @@ adding a target package (rules, checks, infra views) and its templates.
 
 from __future__ import annotations
 
-from gpuplat.spec.ladder import ladder
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets.aks import AKS
 from gpuplat.targets.base import (
@@ -57,7 +56,7 @@ def pool_node_bounds(cluster: Cluster, pool: NodePool) -> tuple[int, int]:
     """
     auto = pool.autoscaling
     factor = pool_zone_count(cluster, pool) if auto.per_zone else 1
-    return auto.min_nodes * factor, ladder(cluster, pool).cap_nodes * factor
+    return auto.min_nodes * factor, target(cluster.cloud).ladder(cluster, pool).cap_nodes * factor
 
 
 __all__ = [

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from gpuplat import catalog
 from gpuplat.catalog import GpuModel, Shape
+from gpuplat.hcl.writer import Raw
 from gpuplat.labels import DEVICE_PLUGIN_CONFIG_LABEL, MIG_CONFIG_LABEL, POOL_LABEL, SHARED_MODES
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import RUNG_LABEL, Ladder, LadderRung
+from gpuplat.spec.ladder import RUNG_LABEL, Ladder, LadderRung, dashed
+from gpuplat.spec.ladder import ladder as build_ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets.node_reserve import Reserve
@@ -249,6 +251,15 @@ class Target:
     ladder_kinds: ClassVar[tuple[str, ...]] = ()
     """Rung kinds this cloud's ladders climb through; empty while it renders no ladder."""
 
+    def rung_pool_name(self, pool: str, suffix: str) -> str:
+        """The node pool name of a ladder's rung: ``<pool>-<suffix>`` unless the cloud's names
+        say otherwise (the shared ladder check holds it to :attr:`pool_names`)."""
+        return dashed(pool, suffix)
+
+    def ladder(self, cluster: Cluster, pool: NodePool) -> Ladder:
+        """A pool's capacity ladder, its rungs' node pools named by this cloud's rule."""
+        return build_ladder(cluster, pool, self.rung_pool_name)
+
     def check_ladder(
         self, spec: Spec, cluster: Cluster, ladder: Ladder, base: KeyPath, loc: Locator
     ) -> Iterator[Diagnostic]:
@@ -278,6 +289,16 @@ class Target:
     def ladder_platform(self, spec: Spec, cluster: Cluster) -> LadderPlatform:
         """What the platform stage renders for the cluster's ladders (nothing by default)."""
         return LadderPlatform()
+
+    def group_pattern(self, cluster: Cluster, group: str) -> Raw | str:
+        """The priority expander's pattern of exactly one node group of the cluster: a rendered
+        node pool of :attr:`LadderPlatform.priorities`, or :data:`SYSTEM_GROUP`.
+
+        A literal regular expression, or an expression the platform root evaluates (a name
+        read from the infra stage's state). Only clouds whose ``ladder_platform`` returns
+        priorities are asked.
+        """
+        raise NotImplementedError
 
     def ladder_selector(self, ladder: Ladder) -> tuple[dict[str, str], tuple[dict[str, str], ...]]:
         """Node selector and tolerations a workload on a ladder needs (none by default)."""

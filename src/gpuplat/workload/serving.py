@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from gpuplat.labels import POOL_LABEL
-from gpuplat.spec.ladder import ladder
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.model.workload import Role
@@ -258,7 +257,7 @@ def _ladder_selector(
     selector: dict[str, str] = {}
     tolerations: tuple[dict[str, str], ...] = ()
     for pool in pools:
-        more, tolerated = cloud.ladder_selector(ladder(cluster, pool))
+        more, tolerated = cloud.ladder_selector(cloud.ladder(cluster, pool))
         selector.update(more)
         tolerations += tolerated
     return dict(sorted(selector.items())), tolerations
@@ -271,7 +270,7 @@ def _gpu_quota(cluster: Cluster, pools: list[NodePool], *, dra: bool) -> int | N
     so the node pools together could exceed it; the quota holds the workload to the cap. A DRA
     claim requests no ``nvidia.com/gpu``, so there is nothing to count.
     """
-    ladders = [ladder(cluster, p) for p in pools]
+    ladders = [target(cluster.cloud).ladder(cluster, p) for p in pools]
     if dra or not any(lad.is_ladder for lad in ladders):
         return None
     return sum(pool_units(cluster, lad.pool) for lad in ladders)

@@ -214,7 +214,7 @@ class Recorder:
                 "type": type_name,
                 "action": action,
                 # Terraform starts providers in the root it runs in: which root applied this.
-                "cwd": os.getcwd(),
+                "cwd": str(Path.cwd()),
                 "state": new_state if planned is not None else prior,
             }
         )

@@ -8,11 +8,11 @@ from collections.abc import Iterator
 
 from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import Ladder, LadderRung, ladder
+from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Rung, Spec
 from gpuplat.spec.resolve import resolve_pool
-from gpuplat.targets import target
+from gpuplat.targets import Target, target
 
 MAX_RUN_DURATION = 7 * 24 * 3600
 
@@ -21,12 +21,12 @@ def check(
     spec: Spec, cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
 ) -> Iterator[Diagnostic]:
     """Every problem of one pool's capacity ladder (a pool of one capacity type included)."""
-    lad = ladder(cluster, pool)
+    cloud = target(cluster.cloud)
+    lad = cloud.ladder(cluster, pool)
     yield from _cap(cluster, lad, base, loc)
     yield from _sold(cluster, lad, base, loc)
     if not lad.is_ladder:
         return
-    cloud = target(cluster.cloud)
     if pool.autoscaling.per_zone:
         yield loc.error(
             (*base, "autoscaling", "per_zone"),
@@ -38,7 +38,7 @@ def check(
         rendered.pool.name
         for other in cluster.node_pools
         if other.name != pool.name
-        for rendered in ladder(cluster, other).rungs
+        for rendered in cloud.ladder(cluster, other).rungs
     } | {p.name for p in cluster.node_pools if p.name != pool.name}
     for rung in lad.rungs:
         path = (*base, *rung.path)
@@ -54,14 +54,7 @@ def check(
                 "of the cluster renders",
                 "give the rung its own name: (name: ...) or rename the other pool",
             )
-        rule = cloud.pool_names
-        if not rule.pattern.match(rung.pool.name) or len(rung.pool.name) > rule.limit:
-            yield loc.error(
-                path,
-                f'rung {rung.index} renders node pool "{rung.pool.name}", not a valid '
-                f"{cloud.title} pool name ({rule.allowed}, at most {rule.limit})",
-                "shorten the pool's name, or give the rung a short name: (name: ...)",
-            )
+        yield from _rung_name(cloud, pool, rung, path, loc)
     names = [r.pool.name for r in lad.rungs]
     for rung in lad.rungs:
         if names.count(rung.pool.name) > 1 and names.index(rung.pool.name) != rung.index:
@@ -79,6 +72,39 @@ def check(
                     f"{cloud.title} ladders climb through: {', '.join(cloud.ladder_kinds)}",
                 )
     yield from cloud.check_ladder(spec, cluster, lad, base, loc)
+
+
+def _rung_name(
+    cloud: Target, pool: NodePool, rung: LadderRung, path: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """A rung's node pool name, as the cloud joins the pool's name and the rung's suffix."""
+    rule = cloud.pool_names
+    name = rung.pool.name
+    if rule.pattern.match(name) and len(name) <= rule.limit:
+        return
+    hint = "give the rung a name the cloud accepts: (name: ...)"
+    if len(name) > rule.limit and name.startswith(pool.name):
+        pool_room = rule.limit - (len(name) - len(pool.name))
+        suffix_room = rule.limit - len(cloud.rung_pool_name(pool.name, ""))
+        ways = []
+        if pool_room >= 1:
+            ways.append(
+                f"shorten the pool's name to at most {_chars(pool_room)} (the rung adds "
+                f'"{name[len(pool.name) :]}")'
+            )
+        if suffix_room >= 1:
+            ways.append(f"give the rung a name of at most {_chars(suffix_room)}: (name: ...)")
+        hint = ", or ".join(ways) or hint
+    yield loc.error(
+        path,
+        f'rung {rung.index} renders node pool "{name}", not a valid {cloud.title} pool name '
+        f"({rule.allowed}, at most {rule.limit})",
+        hint,
+    )
+
+
+def _chars(count: int) -> str:
+    return f"{count} character" if count == 1 else f"{count} characters"
 
 
 def _kind(

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Spec, Workload
 from gpuplat.spec.resolve import workload_pools
@@ -66,7 +65,7 @@ def _ladders(spec: Spec, workload: Workload, base: KeyPath, loc: Locator) -> Ite
     for name, pools in workload_pools(spec, workload).items():
         cluster = clusters[name]
         cloud = target(cluster.cloud)
-        selecting = [p for p in pools if cloud.ladder_selector(ladder(cluster, p))[0]]
+        selecting = [p for p in pools if cloud.ladder_selector(cloud.ladder(cluster, p))[0]]
         if selecting and len(pools) > 1:
             where = "pool" if workload.pool is not None else "accelerator"
             yield loc.error(

@@ -45,13 +45,17 @@ def check(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
                     yield _misplaced(cluster, path, owned, loc)
 
 
-def _expand(cluster: Cluster, base: KeyPath, pattern: tuple[str, ...]) -> Iterator[KeyPath]:
-    """The concrete key paths of a pattern in one cluster (``node_pools.*`` over its pools)."""
-    if pattern[:2] == ("node_pools", "*"):
-        for j in range(len(cluster.node_pools)):
-            yield (*base, "node_pools", j, *pattern[2:])
-    else:
-        yield (*base, *pattern)
+def _expand(value: object, base: KeyPath, pattern: tuple[str, ...]) -> Iterator[KeyPath]:
+    """The concrete key paths of a pattern in one cluster: each ``*`` over the items of the
+    list written there (none where the value there is not a list)."""
+    for k, part in enumerate(pattern):
+        if part == "*":
+            items = value if isinstance(value, list) else []
+            for j, item in enumerate(items):
+                yield from _expand(item, (*base, *pattern[:k], j), pattern[k + 1 :])
+            return
+        value = getattr(value, part, None)
+    yield (*base, *pattern)
 
 
 def _misplaced(cluster: Cluster, path: KeyPath, owned: Owned, loc: Locator) -> Diagnostic:

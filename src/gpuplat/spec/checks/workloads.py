@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 from gpuplat.spec.checks import placement, pod, requests, roles, weights
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import (
@@ -16,7 +15,7 @@ from gpuplat.spec.resolve import (
     workload_pools,
 )
 from gpuplat.spec.roles import bounds, on
-from gpuplat.targets import pool_node_bounds
+from gpuplat.targets import pool_node_bounds, target
 
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _CPU = re.compile(r"^\d+(\.\d+)?m?$")
@@ -46,7 +45,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
             for pool in usable:
                 fitted = list(_fit(spec, mine, cluster, pool, base, loc))
                 if not any(d.is_error for d in fitted):
-                    for rung in ladder(cluster, pool).rungs:
+                    for rung in target(cluster.cloud).ladder(cluster, pool).rungs:
                         fitted += requests.check(spec, mine, cluster, rung.pool, base, loc)
                 fits = fits and not any(d.is_error for d in fitted)
                 found += fitted

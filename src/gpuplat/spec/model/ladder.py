@@ -24,6 +24,17 @@ class Marker(SpecModel):
     """A rung kind that takes no settings of its own (``on-demand: {}``)."""
 
 
+class Spot(SpecModel):
+    """Spot settings of a rung."""
+
+    max_price: float | None = Field(
+        None,
+        gt=0,
+        description="AKS: the most USD per hour a node may cost before Azure evicts it. "
+        "Default: the on-demand price (nodes are evicted only when Azure needs the capacity).",
+    )
+
+
 class FlexStart(SpecModel):
     """Flex-start settings of a rung."""
 
@@ -39,8 +50,9 @@ class Rung(SpecModel):
 
     reservation: str | None = Field(
         None,
-        description="Consume this reservation: a GCE reservation name, or an EC2 On-Demand "
-        "Capacity Reservation id (cr-...).",
+        description="Consume this reservation: a GCE reservation name, an EC2 On-Demand "
+        "Capacity Reservation id (cr-...), or the resource id of an Azure capacity "
+        "reservation group.",
     )
     block: str | None = Field(
         None, description="GKE: the reservation block of `reservation` to consume."
@@ -60,11 +72,13 @@ class Rung(SpecModel):
         alias="capacity-block",
         description="EKS: an EC2 Capacity Block for ML (cr-...), GPUs reserved for a window.",
     )
-    spot: Marker | None = Field(None, description="Spot nodes (reclaimable at short notice).")
+    spot: Spot | None = Field(
+        None, description="Spot nodes (reclaimable at short notice): {} or, on AKS, {max_price: …}."
+    )
     name: str | None = Field(
         None,
-        description="Suffix of this rung's node pool (<pool>-<name>). Default: from its kind "
-        "(res, od, flex, cb, spot).",
+        description="Suffix of this rung's node pool: <pool>-<name> (<pool><name> on AKS, "
+        "whose pool names hold no dash). Default: from its kind (res, od, flex, cb, spot).",
     )
     machine_type: str | None = Field(
         None,
@@ -86,4 +100,4 @@ RungItem = Annotated[
 ]
 """A rung as written: a word or a mapping (one branch is tried, so errors name one problem)."""
 
-__all__ = ["RUNG_KINDS", "FlexStart", "Marker", "Rung", "RungItem", "RungWord"]
+__all__ = ["RUNG_KINDS", "FlexStart", "Marker", "Rung", "RungItem", "RungWord", "Spot"]

@@ -10,11 +10,21 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from gpuplat import catalog
 from gpuplat.catalog import Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import single_capacity
+from gpuplat.spec.ladder import Ladder, capacity_kinds
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
-from gpuplat.targets.aks import checks, infra, node
-from gpuplat.targets.base import InfraPart, KubeAuth, NameRule, ResolvedPlugin, Setting, Target
+from gpuplat.targets import expander
+from gpuplat.targets.aks import checks, infra, ladder, node
+from gpuplat.targets.base import (
+    SYSTEM_GROUP,
+    InfraPart,
+    KubeAuth,
+    LadderPlatform,
+    NameRule,
+    ResolvedPlugin,
+    Setting,
+    Target,
+)
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.targets.planvalues import PlannedPool
 
@@ -63,6 +73,7 @@ class AKS(Target):
         Setting(("network", "subnet_ids")),
         Setting(("network", "public_endpoint")),
         Setting(("node_pools", "*", "capacity", "max_price")),
+        Setting(("node_pools", "*", "capacity", "*", "spot", "max_price")),
     )
     default_device_plugin = "nvidia-device-plugin"
     managed_device_plugin = False
@@ -113,13 +124,11 @@ class AKS(Target):
         yield from checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
 
     def node_taints(self, pool: NodePool) -> tuple[Taint, ...]:
+        # AKS taints the nodes of a Spot pool, and of a ladder's Spot rung, by itself.
         taints = tuple(pool.taints)
         spot = infra.SPOT_TAINT
-        cap = single_capacity(pool)
-        if (
-            cap is not None
-            and cap.type == "spot"
-            and not any(t.key == spot.key and t.effect == spot.effect for t in taints)
+        if "spot" in capacity_kinds(pool) and not any(
+            t.key == spot.key and t.effect == spot.effect for t in taints
         ):
             taints += (spot,)
         return taints
@@ -132,11 +141,30 @@ class AKS(Target):
     def autoscaler_expander(self, env: EnvSpec, cluster: Cluster) -> str:
         """How the cluster autoscaler picks among the GPU pools that fit a pending pod.
 
-        least-waste: the pool that leaves the least CPU and memory idle. Ranking the pools
-        (expander "priority" with its ConfigMap) is for a capacity order across pools; the
-        aks-cluster module takes either.
+        least-waste: the pool that leaves the least CPU and memory idle. A cluster with a
+        capacity ladder ranks its pools instead: "priority", with the ConfigMap the platform
+        stage writes (:meth:`ladder_platform`). AKS takes one expander, so on such a cluster
+        equal priorities are broken at random, not by waste.
         """
-        return "least-waste"
+        ladders = [self.ladder(cluster, pool) for pool in cluster.node_pools]
+        return "priority" if any(lad.is_ladder for lad in ladders) else "least-waste"
+
+    ladder_kinds = ladder.KINDS
+
+    def rung_pool_name(self, pool: str, suffix: str) -> str:
+        # AKS pool names hold letters and digits only: the suffix follows the name directly.
+        return f"{pool}{suffix}"
+
+    def check_ladder(
+        self, spec: Spec, cluster: Cluster, ladder_: Ladder, base: KeyPath, loc: Locator
+    ) -> Iterator[Diagnostic]:
+        return ladder.check(ladder_, base, loc)
+
+    def ladder_platform(self, spec: Spec, cluster: Cluster) -> LadderPlatform:
+        return expander.priorities([self.ladder(cluster, pool) for pool in cluster.node_pools])
+
+    def group_pattern(self, cluster: Cluster, group: str) -> str:
+        return ladder.vmss_pattern(infra.SYSTEM_POOL if group == SYSTEM_GROUP else group)
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         return infra.part(self, env, cluster, self.autoscaler_expander(env, cluster))

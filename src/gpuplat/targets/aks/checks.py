@@ -208,19 +208,26 @@ def _capacity(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnosti
             "set type: spot, or remove max_price",
             at_key=True,
         )
-    if cap.type != "reservation":
-        return
-    if cap.reservation is None:
+    if cap.type == "reservation":
+        yield from reservation_group(cap.reservation, (*path, "reservation"), "pool", loc)
+
+
+def reservation_group(
+    group: str | None, path: KeyPath, what: str, loc: Locator
+) -> Iterator[Diagnostic]:
+    """The capacity reservation group a reservation pool or rung draws from: named, and the
+    shape of an Azure resource id (``path`` is where it is written)."""
+    if group is None:
         yield loc.error(
-            (*path, "reservation"),
-            "an AKS reservation pool needs the capacity reservation group it draws from",
+            path,
+            f"an AKS reservation {what} needs the capacity reservation group it draws from",
             "reservation: /subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.Compute/"
             "capacityReservationGroups/<name>",
         )
-    elif not _CAPACITY_GROUP.match(cap.reservation):
+    elif not _CAPACITY_GROUP.match(group):
         yield loc.error(
-            (*path, "reservation"),
-            f'"{cap.reservation}" is not the resource id of a capacity reservation group',
+            path,
+            f'"{group}" is not the resource id of a capacity reservation group',
             "e.g. /subscriptions/<id>/resourceGroups/<rg>/providers/Microsoft.Compute/"
             "capacityReservationGroups/<name>",
         )

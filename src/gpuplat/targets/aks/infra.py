@@ -1,6 +1,9 @@
 """AKS's part of an infra root: the aks-cluster, aks-gpu-node-pool and aks-workload-identity
 module calls, the azurerm provider they need, and how a planned node pool counts its GPUs.
 
+A pool with a capacity ladder renders one aks-gpu-node-pool call per rung, each carrying the
+pool's labels (workloads still select the pool) and the ladder's whole cap as its maximum.
+
 Every value here is plain data; the templates write it through the one quoting function.
 """
 
@@ -12,7 +15,8 @@ from typing import TYPE_CHECKING
 from gpuplat import catalog
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
-from gpuplat.spec.model import Cluster, NodePool, Taint
+from gpuplat.spec.ladder import Ladder, LadderRung
+from gpuplat.spec.model import Cluster, Taint
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.aks.node import MAX_PODS
 from gpuplat.targets.base import InfraPart, Target
@@ -91,7 +95,11 @@ def cluster_view(
         "module": module,
         "region": cluster.region,
         "args": args,
-        "pools": [pool_view(target, env, cluster, pool, module) for pool in cluster.node_pools],
+        "pools": [
+            pool_view(target, env, cluster, lad, rung, module)
+            for lad in (target.ladder(cluster, pool) for pool in cluster.node_pools)
+            for rung in lad.rungs
+        ],
         "identities": identities,
         # The client id of each workload's identity, for the serving stage's service accounts.
         "identity_outputs": {
@@ -101,14 +109,20 @@ def cluster_view(
 
 
 def pool_view(
-    target: Target, env: EnvSpec, cluster: Cluster, pool: NodePool, cluster_module: str
+    target: Target,
+    env: EnvSpec,
+    cluster: Cluster,
+    lad: Ladder,
+    rung: LadderRung,
+    cluster_module: str,
 ) -> dict[str, object]:
-    """The aks-gpu-node-pool call of one pool."""
+    """The aks-gpu-node-pool call of one node pool: a pool, or one rung of its ladder."""
+    pool = rung.pool
     gpu = resolve_pool(cluster, pool)
     assert gpu.gpus_per_node is not None  # the checks refuse a pool whose GPU count is unknown
     ref = f"module.{cluster_module}"
     cap = pool.capacity
-    assert not isinstance(cap, list)  # AKS refuses capacity ladders before render
+    assert not isinstance(cap, list)  # a rung's node pool has the rung's one capacity
     capacity: dict[str, object] = {"priority": "Spot" if cap.type == "spot" else "Regular"}
     if cap.max_price is not None:
         capacity["spot_max_price"] = cap.max_price
@@ -137,7 +151,7 @@ def pool_view(
             "max_nodes": pool.autoscaling.max_nodes,
         },
         "max_pods": MAX_PODS,
-        "labels": target.pool_labels(env.spec, pool),
+        "labels": target.rung_labels(env.spec, lad, rung),
         "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
         "disk": {"size_gb": pool.disk.size_gb, "type": pool.disk.type or "Managed"},
         "tags": resource_labels(env, cluster),

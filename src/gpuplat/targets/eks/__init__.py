@@ -7,10 +7,12 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from gpuplat.catalog import Shape
+from gpuplat.hcl.writer import Raw
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.targets import expander
 from gpuplat.targets.base import (
     InfraPart,
     KubeAuth,
@@ -130,7 +132,10 @@ class EKS(Target):
         return ladder.check(cluster, ladder_, base, loc)
 
     def ladder_platform(self, spec: Spec, cluster: Cluster) -> LadderPlatform:
-        return ladder.priorities(cluster)
+        return expander.priorities([self.ladder(cluster, pool) for pool in cluster.node_pools])
+
+    def group_pattern(self, cluster: Cluster, group: str) -> Raw:
+        return ladder.group_pattern(cluster.name, group)
 
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
         # A short-lived token from the AWS CLI, never a token stored in state.

@@ -1,11 +1,9 @@
 """EKS capacity ladders: one managed node group per rung, tried in order by the cluster
-autoscaler's priority expander.
+autoscaler's priority expander (targets/expander.py).
 
-The expander matches its patterns against the node groups' Auto Scaling groups (AWS names
-them, not us), and a group that no pattern matches is never scaled up. So the priorities list
-every node group the cluster renders, ladder rungs highest first, everything else (the system
-group and pools of one capacity type) at the lowest priority; the platform stage turns each
-into an exact pattern of the group's real name, read from the infra stage's state.
+The expander matches its patterns against the node groups' Auto Scaling groups, which AWS
+names, not us: the platform stage turns each group into an exact pattern of its real name,
+read from the infra stage's state.
 """
 
 from __future__ import annotations
@@ -13,33 +11,31 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from gpuplat.hcl.writer import Raw, quote, raw
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import Ladder, ladder
+from gpuplat.spec.ladder import Ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, Rung
-from gpuplat.targets.base import SYSTEM_GROUP, LadderPlatform
+from gpuplat.targets.base import SYSTEM_GROUP
 
 KINDS = ("reservation", "capacity-block", "on-demand", "spot")
 """What EKS ladders climb through (flex-start is GKE's)."""
-BASE_PRIORITY = 1
-"""Priority of every group that is not a ladder rung: used when it is the only one that fits."""
-STEP = 10
 _EC2_RESERVATION = re.compile(r"^cr-[0-9a-f]{8,17}$")
 
 
-def priorities(cluster: Cluster) -> LadderPlatform:
-    """Priority expander entries of a cluster with at least one ladder (else none)."""
-    ladders = [ladder(cluster, pool) for pool in cluster.node_pools]
-    if not any(lad.is_ladder for lad in ladders):
-        return LadderPlatform()
-    levels: dict[int, list[str]] = {BASE_PRIORITY: [SYSTEM_GROUP]}
-    for lad in ladders:
-        count = len(lad.rungs)
-        for rung in lad.rungs:
-            level = (count - rung.index) * STEP if lad.is_ladder else BASE_PRIORITY
-            levels.setdefault(level, []).append(rung.pool.name)
-    ordered = sorted(levels.items(), key=lambda item: -item[0])
-    return LadderPlatform(priorities=tuple((p, tuple(names)) for p, names in ordered))
+def group_pattern(cluster: str, group: str) -> Raw:
+    """An exact pattern of a node group's Auto Scaling group, read from the infra stage's state.
+
+    AWS names a managed node group's Auto Scaling group itself; EKS names hold only letters,
+    digits and dashes, so the name needs no escaping inside the pattern.
+    """
+    clusters = f"local.clusters[{quote(cluster)}]"
+    name = (
+        f"{clusters}.system_group"
+        if group == SYSTEM_GROUP
+        else f"{clusters}.pools[{quote(group)}].autoscaling_group"
+    )
+    return raw(f'format("^%s$", {name})')
 
 
 def check(cluster: Cluster, lad: Ladder, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:

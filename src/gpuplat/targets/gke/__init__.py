@@ -167,7 +167,9 @@ class GKE(Target):
         return ({"key": CLASS_LABEL, "value": name, "effect": "NoSchedule"},)
 
     def ladder_platform(self, spec: Spec, cluster: Cluster) -> LadderPlatform:
-        classes = ladder.compute_classes(spec, cluster)
+        classes = ladder.compute_classes(
+            spec, cluster, [self.ladder(cluster, pool) for pool in cluster.node_pools]
+        )
         return LadderPlatform(manifests=tuple(c.manifest() for c in classes))
 
     def ladder_selector(self, ladder_: Ladder) -> tuple[dict[str, str], tuple[dict[str, str], ...]]:

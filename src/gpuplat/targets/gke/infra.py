@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from gpuplat import catalog
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
-from gpuplat.spec.ladder import Ladder, LadderRung, ladder
+from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.model import Cluster
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import InfraPart, Target
@@ -87,7 +87,7 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
         "args": args,
         "pools": [
             pool_view(target, env, cluster, lad, rung, module)
-            for lad in (ladder(cluster, pool) for pool in cluster.node_pools)
+            for lad in (target.ladder(cluster, pool) for pool in cluster.node_pools)
             for rung in lad.rungs
         ],
     }

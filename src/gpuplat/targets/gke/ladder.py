@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import Ladder, LadderRung, ladder
+from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, Spec
 from gpuplat.spec.resolve import resolve_pool, version_tuple, workload_pools
@@ -101,14 +101,9 @@ def compute_class(spec: Spec, cluster: Cluster, ladder: Ladder) -> ComputeClass:
     )
 
 
-def compute_classes(spec: Spec, cluster: Cluster) -> list[ComputeClass]:
+def compute_classes(spec: Spec, cluster: Cluster, ladders: list[Ladder]) -> list[ComputeClass]:
     """Every ComputeClass of a cluster: one per pool with a ladder of several rungs."""
-    out = []
-    for pool in cluster.node_pools:
-        lad = ladder(cluster, pool)
-        if lad.is_ladder:
-            out.append(compute_class(spec, cluster, lad))
-    return out
+    return [compute_class(spec, cluster, lad) for lad in ladders if lad.is_ladder]
 
 
 def selector(ladder: Ladder) -> tuple[dict[str, str], tuple[dict[str, str], ...]]:
