@@ -123,14 +123,33 @@ def carry_out(
     except BaseException:
         _put_back(root, env, before, [to, *sources])
         raise
-    apply_env(root, env, binary=binary, progress=progress, clusters=[to], yes=True)
-    result.applied.append(to)
-    for source in sources:
-        if source in result.pending:
-            continue
-        apply_env(root, env, binary=binary, progress=progress, clusters=[source], yes=True)
-        result.applied.append(source)
+    for cluster in [to, *(s for s in sources if s not in result.pending)]:
+        try:
+            apply_env(root, env, binary=binary, progress=progress, clusters=[cluster], yes=True)
+        except GpuplatError as exc:
+            raise _stopped(exc, result, cluster) from None
+        result.applied.append(cluster)
     return result
+
+
+def _stopped(exc: GpuplatError, result: MoveResult, cluster: str) -> GpuplatError:
+    """An apply failed mid-failover: say who serves, and how to go on."""
+    env, to = result.env, result.check.target
+    sources = [m.cluster for m in result.check.downs]
+    if cluster == to:
+        where = f"phase 1 failed: {', '.join(sources)} still serve(s); {to} may be partly applied"
+    else:
+        where = f"phase 2 failed on {cluster}: {to} serves; {cluster} may be partly applied"
+    exc.details = (
+        *exc.details,
+        f"{where}. The overlay ({result.overlay}) already holds the roles of the whole failover",
+    )
+    exc.hint = (
+        f"fix the cause, then `gpuplat plan {env} --cluster {cluster} --stage serving` and "
+        f"`gpuplat apply {env} --cluster {cluster}`"
+        + ("; then the same for each source" if cluster == to else "")
+    )
+    return exc
 
 
 def _check_roles(root: Path, env: str, workload: str, roles: dict[str, str]) -> None:
