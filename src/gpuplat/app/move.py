@@ -164,7 +164,7 @@ def _check_roles(root: Path, env: str, workload: str, roles: dict[str, str]) -> 
 def _deployment(root: Path, env: str, workload: str, cluster: str) -> str:
     """Address of the model server's Deployment in the cluster's serving root."""
     loaded = load_project(root, [env]).envs[env]
-    plan = next(p for p in serving_plans(loaded) if p.name == workload and p.cluster == cluster)
+    plan = next(p for p in serving_plans(loaded, cluster) if p.name == workload)
     label = module_label("serve", plan.name, plan.cluster)
     resource = "kubernetes_manifest.deployment" if plan.dra else "kubernetes_deployment_v1.this"
     return f"module.{label}.{resource}[0]"

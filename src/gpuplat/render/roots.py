@@ -125,7 +125,7 @@ def _platform(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[st
 
 def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str], set[str]]:
     cloud = target(cluster.cloud)
-    plans = [p for p in serving_plans(env) if p.cluster == cluster.name]
+    plans = serving_plans(env, cluster.name)
     servers = [server_view(p) for p in plans]
     for server in servers:
         args, source = server["args"], server["source"]

@@ -6,6 +6,7 @@ Both the semantic checks and the renderer use these, so a pool means the same th
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass
 
 from gpuplat import catalog
@@ -78,8 +79,28 @@ def mig_memory_gb(profile: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+_PoolsKey = tuple[tuple[str, ...], str | None, str | None]
+_POOLS: dict[int, tuple[weakref.ref[Spec], dict[_PoolsKey, dict[str, list[NodePool]]]]] = {}
+"""workload_pools per spec (by id, dropped with the spec): the checks, the capacity arithmetic
+and the renders ask it for every workload on every cluster, over and over."""
+
+
 def workload_pools(spec: Spec, workload: Workload) -> dict[str, list[NodePool]]:
     """For each cluster a workload may run on, the pools it can use (in spec order)."""
+    entry = _POOLS.get(id(spec))
+    if entry is None or entry[0]() is not spec:
+        key_of_spec = id(spec)
+        entry = (weakref.ref(spec, lambda _ref: _POOLS.pop(key_of_spec, None)), {})
+        _POOLS[key_of_spec] = entry
+    # Specs are immutable; a workload's pools depend on these three of its fields only.
+    key = (tuple(workload.clusters), workload.pool, workload.accelerator)
+    found = entry[1].get(key)
+    if found is None:
+        found = entry[1][key] = _workload_pools(spec, workload)
+    return {name: list(pools) for name, pools in found.items()}
+
+
+def _workload_pools(spec: Spec, workload: Workload) -> dict[str, list[NodePool]]:
     out: dict[str, list[NodePool]] = {}
     clusters = {c.name: c for c in spec.clusters}
     for name in workload.clusters:

@@ -158,13 +158,15 @@ class ServingPlan:
         return {} if self.dra else {GPU_RESOURCE: str(self.gpu_count)}
 
 
-def serving_plans(env: EnvSpec) -> list[ServingPlan]:
-    """Every (workload, cluster) pair of an environment, in spec order."""
+def serving_plans(env: EnvSpec, cluster: str | None = None) -> list[ServingPlan]:
+    """Every (workload, cluster) pair of an environment, in spec order; only those on
+    ``cluster`` when given (a cluster's serving root needs no other cluster's plans)."""
     clusters = {c.name: c for c in env.spec.clusters}
     return [
         plan_workload(env.spec, workload, clusters[name])
         for workload in env.spec.workloads
         for name in workload.clusters
+        if cluster is None or name == cluster
     ]
 
 
