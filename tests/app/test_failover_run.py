@@ -231,6 +231,16 @@ def test_failover_brings_eks_up_before_gke_goes_down(
     assert serving_states(project, moto) == {EKS: {"chat": 0}, GKE: {"chat": 1}}
     log.unlink()
 
+    # Without a terminal to confirm in and without --yes: both sides planned, nothing applied,
+    # the overlay as it was.
+    overlay_before = (project / "envs" / "dev.yaml").read_bytes()
+    asked = gpuplat("failover", "chat", "--to", EKS, "-e", "dev", env=env, cwd=project)
+    assert asked.returncode == 7, asked.stdout + asked.stderr
+    assert "a failover applies after a confirmation" in asked.stderr
+    assert (project / "envs" / "dev.yaml").read_bytes() == overlay_before
+    assert not log.exists()
+    assert serving_states(project, moto) == {EKS: {"chat": 0}, GKE: {"chat": 1}}
+
     moved = gpuplat("failover", "chat", "--to", EKS, "-e", "dev", "--yes", env=env, cwd=project)
     assert moved.returncode == 0, moved.stdout + moved.stderr
     out = moved.stdout
