@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from gpuplat.addresses import PROTECTED_TYPES, Element, element_of, resource_type
 from gpuplat.cost.planned import CostDelta, cost_delta
 from gpuplat.targets import target_of_resource
+from gpuplat.targets.planvalues import first
 from gpuplat.terraform import Action, Plan, ResourceChange
+from gpuplat.workload.serving import GPU_RESOURCE
 
 VERBS = {
     Action.CREATE: "create",
@@ -296,26 +297,16 @@ def served_gpus(plan: Plan) -> ServedGpus | None:
 
 
 def _deployment_gpus(values: object) -> int:
-    spec = _first(values, "spec")
-    replicas = spec.get("replicas") if spec else None
-    pod = _first(_first(spec, "template"), "spec")
+    spec = first(values, "spec")
+    pod = first(first(spec, "template"), "spec")
     per_pod = 0
-    containers = pod.get("container") if pod else None
+    containers = pod.get("container")
     for container in containers if isinstance(containers, list) else []:
-        limits = _first(container, "resources").get("limits") or {}
-        count = limits.get("nvidia.com/gpu") if isinstance(limits, dict) else None
+        limits = first(container, "resources").get("limits")
+        count = limits.get(GPU_RESOURCE) if isinstance(limits, Mapping) else None
         if isinstance(count, str) and count.isdigit():
             per_pod += int(count)
     # The provider types replicas as a string (a number in older versions' states).
+    replicas = spec.get("replicas")
     count = str(replicas) if isinstance(replicas, int | str) else ""
     return per_pod * int(count) if count.isdigit() else 0
-
-
-def _first(values: object, key: str) -> dict[str, Any]:
-    """The one block ``key`` of a planned object (a list of one), or an empty mapping."""
-    if not isinstance(values, dict):
-        return {}
-    found = values.get(key)
-    if isinstance(found, list) and found and isinstance(found[0], dict):
-        return found[0]
-    return {}

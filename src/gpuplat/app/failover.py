@@ -6,8 +6,21 @@ from pathlib import Path
 
 from gpuplat.errors import GpuplatError
 from gpuplat.spec.failover import Failover, Move, plan_failover
-from gpuplat.spec.load import load_project
+from gpuplat.spec.load import EnvSpec, load_project
 from gpuplat.spec.model import Role
+
+
+def load_env(root: Path, env: str) -> EnvSpec:
+    """One environment of the project in ``root``, checked.
+
+    Raises:
+        SpecError: The spec or the overlay has errors.
+        GpuplatError: No such environment.
+    """
+    found = load_project(root, [env]).envs.get(env)
+    if found is None:
+        raise GpuplatError(f'no environment "{env}"')
+    return found
 
 
 def failover(root: Path, env: str, workload: str, to: str, source_role: Role) -> Failover:
@@ -17,11 +30,7 @@ def failover(root: Path, env: str, workload: str, to: str, source_role: Role) ->
         SpecError: The spec or the overlay has errors.
         GpuplatError: No such environment, workload, or cluster of the workload.
     """
-    project = load_project(root, [env])
-    found = project.envs.get(env)
-    if found is None:
-        raise GpuplatError(f'no environment "{env}"')
-    return plan_failover(found, workload, to, source_role=source_role)
+    return plan_failover(load_env(root, env), workload, to, source_role=source_role)
 
 
 def move_line(phase: int, move: Move) -> str:

@@ -23,17 +23,18 @@ from pathlib import Path
 
 from gpuplat.app import saved
 from gpuplat.app.apply import apply_env
-from gpuplat.app.failover import failover, move_json, move_line, report_lines
+from gpuplat.app.failover import load_env, move_json, move_line, report_lines
 from gpuplat.app.overlay import Before, set_roles
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.render import render_project
 from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.progress import Progress
 from gpuplat.render.naming import module_label
-from gpuplat.spec.failover import Failover
-from gpuplat.spec.load import load_project
+from gpuplat.spec.failover import Failover, plan_failover
+from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Role
 from gpuplat.spec.roles import role_of
+from gpuplat.summary import SERVER_RESOURCE
 from gpuplat.terraform import TerraformBinary
 from gpuplat.workload.serving import serving_plans
 from gpuplat.workspace import stages
@@ -74,18 +75,17 @@ def carry_out(
         RefusedError: Not confirmed, or a source cannot be planned (without ``target_only``).
         GpuplatError: The target cannot be planned or applied, or the overlay cannot be written.
     """
-    check = failover(root, env, workload, to, source_role)
+    spec_env = load_env(root, env)
+    check = plan_failover(spec_env, workload, to, source_role=source_role)
     result = MoveResult(env, check)
     if check.refused:
         return result
-    project = load_project(root, [env])
-    spec_env = project.envs[env]
+    result.overlay = spec_env.overlay
     sources = [m.cluster for m in check.downs]
     roles: dict[str, str] = {to: "active", **dict.fromkeys(sources, source_role)}
-    result.overlay = spec_env.overlay
     before = set_roles(root / spec_env.overlay, workload, roles)
     try:
-        _check_roles(root, env, workload, roles)
+        changed = _check_roles(root, env, workload, roles)
         result.plans = plan_envs(
             root,
             [env],
@@ -94,7 +94,7 @@ def carry_out(
             stage="serving",
             clusters=[to, *sources],
             replace={
-                m.cluster: [_deployment(root, env, workload, m.cluster)]
+                m.cluster: [_deployment(changed, workload, m.cluster)]
                 for m in (check.up, *check.downs)
                 if m is not None and m.replace
             },
@@ -152,21 +152,22 @@ def _stopped(exc: GpuplatError, result: MoveResult, cluster: str) -> GpuplatErro
     return exc
 
 
-def _check_roles(root: Path, env: str, workload: str, roles: dict[str, str]) -> None:
-    """The overlay's roles are what the spec now says (the base spec cannot override them)."""
-    loaded = load_project(root, [env]).envs[env]
+def _check_roles(root: Path, env: str, workload: str, roles: dict[str, str]) -> EnvSpec:
+    """The environment as the changed overlay makes it, once its roles are checked to be what
+    the spec now says (the base spec cannot override them)."""
+    loaded = load_env(root, env)
     found = next(w for w in loaded.spec.workloads if w.name == workload)
     wrong = [c for c, role in roles.items() if role_of(found, c) != role]
     if wrong:
         raise GpuplatError(f"the roles written for {', '.join(wrong)} do not take effect")
+    return loaded
 
 
-def _deployment(root: Path, env: str, workload: str, cluster: str) -> str:
+def _deployment(env: EnvSpec, workload: str, cluster: str) -> str:
     """Address of the model server's Deployment in the cluster's serving root."""
-    loaded = load_project(root, [env]).envs[env]
-    plan = next(p for p in serving_plans(loaded, cluster) if p.name == workload)
+    plan = next(p for p in serving_plans(env, cluster) if p.name == workload)
     label = module_label("serve", plan.name, plan.cluster)
-    resource = "kubernetes_manifest.deployment" if plan.dra else "kubernetes_deployment_v1.this"
+    resource = "kubernetes_manifest.deployment" if plan.dra else f"{SERVER_RESOURCE}.this"
     return f"module.{label}.{resource}[0]"
 
 

@@ -19,7 +19,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.util import load_yaml_guess_indent
 
-from gpuplat.errors import GpuplatError
+from gpuplat.errors import GpuplatError, user_files
 from gpuplat.vendoring.disk import write_file
 
 
@@ -34,15 +34,13 @@ class Before:
         """Put the overlay back as it was.
 
         Raises:
-            GpuplatError: The file cannot be written or removed.
+            FileError: The file cannot be written or removed.
         """
-        try:
+        with user_files("put the overlay back"):
             if self.text is None:
                 self.path.unlink(missing_ok=True)
             else:
                 write_file(self.path, self.text)
-        except OSError as exc:
-            raise GpuplatError(f"cannot restore {self.path}: {exc.strerror or exc}") from None
 
 
 def set_roles(path: Path, workload: str, roles: Mapping[str, str]) -> Before:
@@ -52,12 +50,11 @@ def set_roles(path: Path, workload: str, roles: Mapping[str, str]) -> Before:
         The overlay as it was, to put back if what follows fails.
 
     Raises:
-        GpuplatError: The overlay cannot be read, parsed or written.
+        FileError: The overlay cannot be read or written.
+        GpuplatError: It cannot be parsed, or is not a mapping.
     """
-    try:
+    with user_files("read the overlay"):
         text: str | None = path.read_text(encoding="utf-8") if path.exists() else None
-    except OSError as exc:
-        raise GpuplatError(f"cannot read {path}: {exc.strerror or exc}") from None
     yaml = YAML()
     yaml.preserve_quotes = True
     yaml.width = 100
@@ -82,10 +79,8 @@ def set_roles(path: Path, workload: str, roles: Mapping[str, str]) -> Before:
     out = io.StringIO()
     yaml.dump(doc, out)
     before = Before(path, text)
-    try:
+    with user_files("write the overlay"):
         write_file(path, out.getvalue())
-    except OSError as exc:
-        raise GpuplatError(f"cannot write {path}: {exc.strerror or exc}") from None
     return before
 
 

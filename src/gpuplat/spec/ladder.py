@@ -94,6 +94,13 @@ class Ladder:
         """Several rungs: the pool renders one node pool per rung and a cloud-side priority."""
         return len(self.rungs) > 1
 
+    def written(self, rung: LadderRung) -> Rung | None:
+        """The rung as the spec writes it, when it is a mapping (``{reservation: ...}``); None
+        for a bare kind (``spot``) or a pool of one capacity type."""
+        capacity = self.pool.capacity
+        item = capacity[rung.index] if isinstance(capacity, list) else None
+        return item if isinstance(item, Rung) else None
+
 
 def capacity_kind(capacity: Capacity) -> RungKind:
     """The rung kind of a single capacity mapping (an EKS reservation block is capacity-block)."""

@@ -42,8 +42,7 @@ def check(
     } | {p.name for p in cluster.node_pools if p.name != pool.name}
     for rung in lad.rungs:
         path = (*base, *rung.path)
-        item = pool.capacity[rung.index] if isinstance(pool.capacity, list) else None
-        mapping = item if isinstance(item, Rung) else None
+        mapping = lad.written(rung)
         yield from _kind(rung, mapping, path, loc, cloud.ladder_kinds)
         if mapping is not None:
             yield from _shape(cluster, pool, rung, mapping, path, loc)

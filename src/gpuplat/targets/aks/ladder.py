@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Rung
 from gpuplat.targets.aks.checks import reservation_group
 
 KINDS = ("reservation", "on-demand", "spot")
@@ -29,11 +28,9 @@ def vmss_pattern(pool: str) -> str:
 
 def check(lad: Ladder, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     """Reservation rungs: a capacity reservation group's resource id, and no GKE-only keys."""
-    capacity = lad.pool.capacity
     for rung in lad.rungs:
         path = (*base, *rung.path)
-        item = capacity[rung.index] if isinstance(capacity, list) else None
-        mapping = item if isinstance(item, Rung) else None
+        mapping = lad.written(rung)
         if rung.kind != "reservation":
             continue
         for key in ("block", "project"):

@@ -15,7 +15,7 @@ from gpuplat.hcl.writer import Raw, quote, raw
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, Rung
+from gpuplat.spec.model import Cluster
 from gpuplat.targets.base import SYSTEM_GROUP
 
 KINDS = ("reservation", "capacity-block", "on-demand", "spot")
@@ -40,11 +40,9 @@ def group_pattern(cluster: str, group: str) -> Raw:
 
 def check(cluster: Cluster, lad: Ladder, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     """Reservation and Capacity Block rungs: their ids and their one zone."""
-    capacity = lad.pool.capacity
     for rung in lad.rungs:
         path = (*base, *rung.path)
-        item = capacity[rung.index] if isinstance(capacity, list) else None
-        mapping = item if isinstance(item, Rung) else None
+        mapping = lad.written(rung)
         if mapping is not None and mapping.block is not None:
             yield loc.error(
                 (*path, "block"),
