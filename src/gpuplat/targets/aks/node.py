@@ -27,10 +27,13 @@ MAX_PODS = 110
 """Pods per node on gpuplat's AKS pools: Kubernetes' default, enough for the daemonsets and the
 replicas of a node's MIG instances or shared slices, and far fewer than Azure CNI overlay's 250
 (every pod slot reserves 20 MB)."""
-SYSTEM_PODS = Reserve(cpu_millis=300, memory_mib=512)
-"""AKS's own pods on every node (kube-proxy, the Azure CNI overlay's agents, cloud-node-manager,
-the CSI node plugins for disks, files and blobs): an allowance gpuplat estimates, not a
-documented figure; `kubectl describe node` shows the real sum under "Non-terminated Pods"."""
+MODULE_FEATURES = frozenset(
+    {"azure_cni_overlay", "aks_cilium_dataplane", "azure_disk_csi", "azure_blob_csi"}
+)
+"""What gpuplat's aks-cluster module turns on for every node, each bringing AKS's DaemonSets
+with it (catalog ``daemonsets.yaml``): Azure CNI overlay with the Cilium data plane (so no
+kube-proxy), the Azure Disk and Blob CSI drivers (``blob_driver`` defaults to on; the Files
+driver is off). cloud-node-manager runs on every AKS node whatever is on."""
 
 
 def kubelet_reserve(shape: Shape) -> Reserve:
