@@ -24,7 +24,7 @@ from gpuplat.workload.allocatable import NodeShare, node_share
 from gpuplat.workload.resources import FALLBACK, pod_requests
 from gpuplat.workload.serving import plan_workload
 from tests.support.cli import run
-from tests.support.specs import h200_project
+from tests.support.specs import h200_project, project
 
 GKE_L4_PODS = {
     # name: (m, Mi) -- GKE's own, then none of gpuplat's (GKE's plugin, driver and DCGM).
@@ -212,3 +212,25 @@ def test_every_example_packs_its_slices_and_leaves_the_margin(example: str, tmp_
                     assert (replicas + 1) * pod.cpu_millis > cpu
                     checked += 1
     assert checked >= 2
+
+
+SMALLER_SPOT_RUNG = (
+    (
+        "        capacity:\n          type: spot\n",
+        "        capacity:\n          - on-demand\n          - spot: {}\n            machine_type: g2-standard-4\n",
+    ),
+    ("      release_channel: REGULAR\n", '      release_channel: REGULAR\n      version: "1.33"\n'),
+)
+
+
+def test_a_ladder_rung_of_a_smaller_machine_sizes_the_requests(tmp_path: Path) -> None:
+    """A rung may name its own machine (same GPUs): replicas must fit its nodes too. Before,
+    the share came from the pool's machine only, and 3705m replicas could never start on the
+    spot rung's 4-vCPU nodes."""
+    folder = project(tmp_path, SMALLER_SPOT_RUNG)
+    spec = load_project(folder, ["dev"]).envs["dev"].spec
+    # g2-standard-4: 4000 - 80 = 3920m; 16384 x 0.925 = 15155 - 2762 = 12393Mi. Less the same
+    # 749m / 793Mi of DaemonSets and a margin of 100 + 40 = 140m, 256 + 124 = 380Mi:
+    # 3031m and 11220Mi, half each.
+    plan = plan_workload(spec, spec.workloads[0], spec.clusters[0])
+    assert (plan.cpu, plan.memory) == ("1515m", "5610Mi")

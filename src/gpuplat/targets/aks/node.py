@@ -1,4 +1,5 @@
-"""What an AKS node keeps for itself, so the rest can be divided among a pool's replicas.
+"""What an AKS node keeps for itself and what its module turns on there, so the rest can be
+divided among a pool's replicas.
 
 AKS documents the reservation ("Node resource reservations in Azure Kubernetes Service",
 https://learn.microsoft.com/azure/aks/node-resource-reservations, AKS 1.29 and later):

@@ -1,4 +1,5 @@
-"""What an EKS node keeps for itself and tells the autoscaler, and how its node group reads in a plan.
+"""What an EKS node keeps for itself, runs on every node and tells the autoscaler, and how its
+node group reads in a plan.
 
 The EKS optimized AMIs configure the kubelet with nodeadm (awslabs/amazon-eks-ami,
 nodeadm/internal/kubelet/config.go): kubeReserved CPU is 6% of the first core, 1% of the

@@ -1,4 +1,5 @@
-"""What a GKE node keeps for itself, so the rest can be divided among a pool's replicas.
+"""What a GKE node keeps for itself and what its modules turn on there, so the rest can be
+divided among a pool's replicas.
 
 GKE documents the reservation of a Standard node ("Plan GKE Standard node sizes", Node
 allocatable resources, https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes):
