@@ -107,14 +107,6 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
     mig = any(p.sharing.mode == "mig" for p in cluster.node_pools)
     operator = plugin in ("gpu-operator", "dra")
     scale_to_zero = zero_workloads(spec, cluster)
-    dcgm: Dcgm = "off"
-    if spec.addons.metrics.dcgm_exporter:
-        if operator:
-            dcgm = "operator"
-        elif cloud.managed_dcgm:
-            dcgm = "managed"
-        else:
-            dcgm = "chart"
     return AddonsPlan(
         cluster=cluster.name,
         cloud=cluster.cloud,
@@ -123,7 +115,7 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         mig_strategy=cloud.mig_strategy(plugin) if mig else None,
         operator_driver=operator and any(p.driver.install == "none" for p in cluster.node_pools),
         gke_host_paths=operator and cloud.operator_host_paths,
-        dcgm=dcgm,
+        dcgm=dcgm_mode(spec, cluster),
         keda=bool(scale_to_zero),
         http_add_on=bool(scale_to_zero),
         wait_timeout_seconds=max((w.load_time_budget for w in scale_to_zero), default=0),
@@ -136,6 +128,17 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         pool_tolerations=pool_tolerations(cluster),
         efa_device_plugin=any(p.efa for p in cluster.node_pools),
     )
+
+
+def dcgm_mode(spec: Spec, cluster: Cluster) -> Dcgm:
+    """Who exports a cluster's DCGM metrics: the GPU Operator, the cloud itself, gpuplat's
+    chart, or no one (``addons.metrics.dcgm_exporter`` off)."""
+    if not spec.addons.metrics.dcgm_exporter:
+        return "off"
+    cloud = target(cluster.cloud)
+    if cloud.device_plugin(spec) in ("gpu-operator", "dra"):
+        return "operator"
+    return "managed" if cloud.managed_dcgm else "chart"
 
 
 def pool_tolerations(cluster: Cluster) -> tuple[tuple[str, str], ...]:

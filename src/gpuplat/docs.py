@@ -1,4 +1,5 @@
-"""Generated documentation: the spec reference and the exit codes, kept in the README.
+"""Generated documentation: the spec reference, the exit codes, the default example's picture
+and cost, and the DaemonSets counted on GPU nodes, kept in the README.
 
 ``python -m gpuplat.docs`` rewrites the marked sections of README.md; ``--check`` exits non-zero
 when they are stale, which is how CI keeps the docs from drifting away from the models.
@@ -85,11 +86,49 @@ def default_cost() -> str:
     return f"```text\n$ gpuplat cost\n{_default_example()[1]}\n```\n"
 
 
+def node_daemonsets() -> str:
+    """Per cloud, the DaemonSets counted on GPU nodes (catalog ``daemonsets.yaml``) with their
+    requests, when they run, and where each figure was read."""
+    from gpuplat import catalog
+
+    def runs(entry: catalog.NodeDaemonSet) -> str:
+        parts = [f"`{f}`" for f in entry.runs_when] + [f"not `{f}`" for f in entry.unless]
+        return ", ".join(parts) or "every node"
+
+    def source(entry: catalog.NodeDaemonSet) -> str:
+        urls = []
+        for sid in entry.source:
+            found = catalog.source(sid)
+            urls.append(found.url.split(" ")[0])
+        where = f" `{entry.file}`" if entry.file else ""
+        return f"{'; '.join(urls)}{where} ({entry.as_of})"
+
+    lines: list[str] = []
+    titles: dict[catalog.Cloud, str] = {"gke": "GKE", "eks": "EKS", "aks": "AKS"}
+    for cloud, title in titles.items():
+        lines += [f"**{title}**", "", "| DaemonSet | runs when | CPU | memory | basis | source |"]
+        lines.append("| --- | --- | --- | --- | --- | --- |")
+        for entry in catalog.node_daemonsets(cloud):
+            basis = entry.basis + (", unverified" if entry.unverified else "")
+            lines.append(
+                f"| {_cell(entry.name)} ({entry.namespace}) | {runs(entry)} | "
+                f"{entry.cpu_millis}m | {entry.memory_mib}Mi | {basis} | {_cell(source(entry))} |"
+            )
+        lines.append("")
+    margin = catalog.node_margin()
+    lines.append(
+        f"**Margin:** {margin.cpu} and {margin.memory} plus {margin.percent:g}% of the node's "
+        f"allocatable CPU and memory. {_cell(margin.reason)}"
+    )
+    return "\n".join(lines) + "\n"
+
+
 SECTIONS = {
     "spec-reference": spec_reference,
     "exit-codes": exit_codes,
     "default-picture": default_picture,
     "default-cost": default_cost,
+    "node-daemonsets": node_daemonsets,
 }
 
 

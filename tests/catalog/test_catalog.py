@@ -296,6 +296,9 @@ def _records() -> Iterator[Any]:
     yield from catalog.feature_floors()
     yield from catalog.feature_limits()
     yield from catalog.charts()
+    for cloud in CLOUDS:
+        yield from catalog.node_daemonsets(cloud)
+    yield catalog.node_margin()
 
 
 def _prices(record: Any) -> Iterator[Price]:

@@ -112,3 +112,59 @@ def project(
         text = text.replace(old, new)
     spec.write_text(text, encoding="utf-8")
     return tmp_path
+
+
+H200_SPEC = """\
+version: 1
+project: acme-h200
+clusters:
+  - name: h200-central
+    cloud: gke
+    region: us-central1
+    zones: [us-central1-a]
+    kubernetes:
+      release_channel: REGULAR
+      version: "1.33"
+    gcp:
+      project: acme-h200
+    node_pools:
+      - name: h200
+        machine_type: a3-ultragpu-8g
+        capacity:
+          - reservation: h200-reserved
+          - flex-start: {max_run_duration: 7d}
+          - spot
+        autoscaling:
+          min_nodes: 0
+          max_nodes: 2
+        disk:
+          size_gb: 1000
+          type: hyperdisk-balanced
+workloads:
+  - name: llama
+    image: vllm/vllm-openai:v0.11.0
+    args: ["--model={model_path}", "--tensor-parallel-size=8"]
+    model:
+      source: gs://acme-models/meta-llama/Llama-3.1-405B-Instruct-FP8
+      size_gb: 410
+      mount: gcsfuse
+      load_bandwidth_mbps: 2000
+    gpus: 8
+    pool: h200
+    replicas:
+      min: 1
+      max: 2
+    load_time_budget: 30m
+    clusters: [h200-central]
+environments:
+  - name: dev
+"""
+"""A whole-node H200 server on GKE (a3-ultragpu-8g: 8 GPUs, 224 vCPU, 2952 GiB) climbing a
+reservation, flex-start, spot ladder, with its weights mounted by Cloud Storage FUSE."""
+
+
+def h200_project(tmp_path: Path, text: str = H200_SPEC) -> Path:
+    """Write the H200 spec (or a variant of it) as a project in ``tmp_path``."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "gpuplat.yaml").write_text(text, encoding="utf-8")
+    return tmp_path

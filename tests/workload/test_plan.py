@@ -22,7 +22,7 @@ def test_l4_time_sliced_replica_gets_half_a_node(tmp_path: Path) -> None:
     plan = plan_workload(spec, spec.workloads[0], spec.clusters[0])
     # g2-standard-8: 8 vCPU, 32 GiB; two clients per GPU -> half a node each.
     # See tests/workload/test_allocatable.py for the arithmetic.
-    assert (plan.cpu, plan.memory) == ("3705m", "12898Mi")
+    assert (plan.cpu, plan.memory) == ("3490m", "12625Mi")
     assert plan.pools == ("l4-shared",)
     assert plan.tolerations == (
         {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},

@@ -5,6 +5,10 @@ sources; every entry names its source ids (see :func:`sources`) and an ``as_of``
 carries ``unverified`` where a figure was not confirmed. Importing this package reads no
 data: each file is parsed on the first lookup that needs it and cached for the process.
 
+What runs on every GPU node (the clouds' DaemonSets and gpuplat's add-ons, each with its
+requests and the features that make it run) and the margin left unclaimed there come from
+``daemonsets.yaml``.
+
 Prices beyond a shape's own (cluster fees, how each capacity type is billed, system-pool
 shapes) come from ``pricing.yaml``; an unknown figure is None with the reason beside it.
 
@@ -14,6 +18,14 @@ chooses (``chart``, ``feature_floor``, ``feature_limit``, ``source``) raise
 :class:`UnknownNameError`.
 """
 
+from gpuplat.catalog.daemonsets import (
+    ContainerRequests,
+    Feature,
+    NodeDaemonSet,
+    NodeMargin,
+    node_daemonsets,
+    node_margin,
+)
 from gpuplat.catalog.loader import (
     GKE_ACCELERATOR_LABEL,
     CatalogDataError,
@@ -81,14 +93,18 @@ __all__ = [
     "ChartPin",
     "Cloud",
     "ClusterFee",
+    "ContainerRequests",
     "CpuArch",
+    "Feature",
     "FeatureFloor",
     "FeatureLimit",
     "GpuModel",
     "Kind",
     "MigExposure",
     "MigSupport",
+    "NodeDaemonSet",
     "NodeLabel",
+    "NodeMargin",
     "Price",
     "Shape",
     "Source",
@@ -118,7 +134,9 @@ __all__ = [
     "mig_exposure",
     "mig_profiles",
     "no_mig_gpus",
+    "node_daemonsets",
     "node_labels",
+    "node_margin",
     "shape",
     "shapes",
     "source",

@@ -200,4 +200,5 @@ def server_view(plan: ServingPlan) -> dict[str, object]:
         "source": plan.weights.source if plan.weights.mode != "image" else "",
         "rollout_reason": plan.rollout.reason,
         "startup_reason": plan.startup.explain(),
+        "requests_reason": plan.requests_reason,
     }

@@ -344,8 +344,11 @@ class Target:
 
     # --------------------------------------------------------------- nodes and their share
 
-    system_pods: ClassVar[Reserve | None] = None
-    """The cloud's own pods on every node (CPU, memory), or None when gpuplat has no figure."""
+    def node_features(self, spec: Spec, cluster: Cluster, pool: NodePool) -> frozenset[str] | None:
+        """What a pool's nodes have on that brings the cloud's own DaemonSets with it (the
+        features of the catalog's ``daemonsets.yaml``), or None when gpuplat keeps no account
+        of this cloud's nodes."""
+        return None
 
     def kubelet_reserve(self, shape: Shape) -> Reserve | None:
         """CPU and memory the cloud keeps from pods on a node of ``shape`` (None: unknown)."""

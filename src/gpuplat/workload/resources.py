@@ -8,11 +8,13 @@ effective request is the server's plus its sidecars'. An explicit ``resources.cp
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
+from gpuplat.targets import target
 from gpuplat.targets.node_reserve import Reserve
-from gpuplat.workload.allocatable import FUSE_SIDECAR, ZERO, NodeShare, node_share
+from gpuplat.workload.allocatable import FUSE_SIDECAR, ZERO, NodeShare, effective, node_share
 from gpuplat.workload.quantity import cpu_millis, cpu_text, memory_mib, memory_text
 
 INIT_CPU_MILLIS = 1000
@@ -34,6 +36,28 @@ class ReplicaResources:
     share: Reserve | None = None
     """What one replica may request in all on the smallest node it may land on."""
     shares: tuple[NodeShare, ...] = ()
+    sidecar: Reserve = ZERO
+    """What the containers GKE injects beside the server request (Cloud Storage FUSE)."""
+    written: tuple[str, ...] = ()
+    """The requests the spec sets itself (``cpu``, ``memory``)."""
+
+    def explain(self, gpus: int) -> str:
+        """Where the requests come from, for people reading the rendered root."""
+        if not self.shares:
+            return (
+                f"the catalog does not know the pools' machines: {self.cpu} and {self.memory}, "
+                "gpuplat's fallback"
+            )
+        smallest = min(self.shares, key=lambda s: (s.replica(gpus).cpu_millis, s.pool))
+        text = smallest.explain(gpus)
+        if self.sidecar != ZERO:
+            text += (
+                f", less the Cloud Storage FUSE sidecar ({self.sidecar.cpu_millis}m, "
+                f"{self.sidecar.memory_mib}Mi)"
+            )
+        if self.written:
+            text = f"{' and '.join(self.written)} as the spec sets; the share: {text}"
+        return f"{text}. {smallest.pods_text()}"
 
 
 def sidecars(fuse: bool) -> Reserve:
@@ -41,11 +65,32 @@ def sidecars(fuse: bool) -> Reserve:
     return FUSE_SIDECAR if fuse else ZERO
 
 
+def init_requests(server: Reserve) -> Reserve:
+    """What the weights' init container requests: a copier's needs, never more than the server."""
+    return Reserve(min(INIT_CPU_MILLIS, server.cpu_millis), min(INIT_MEMORY_MIB, server.memory_mib))
+
+
+def pod_requests(cpu: str, memory: str, *, fuse: bool) -> Reserve:
+    """What the scheduler counts for a replica whose server requests ``cpu`` and ``memory``:
+    the server and GKE's FUSE sidecar together, or the init container if it asks for more."""
+    server = Reserve(cpu_millis(cpu) or 0, math.ceil(memory_mib(memory) or 0))
+    return effective(server, sidecars(fuse), init_requests(server))
+
+
+def rung_pools(cluster: Cluster, pools: list[NodePool]) -> list[NodePool]:
+    """The node pools a workload's pools render as: every rung of their capacity ladders (a
+    rung may name its own machine type)."""
+    ladders = target(cluster.cloud)
+    return [rung.pool for pool in pools for rung in ladders.ladder(cluster, pool).rungs]
+
+
 def smallest_share(
     spec: Spec, cluster: Cluster, pools: list[NodePool], gpus: int
 ) -> tuple[Reserve | None, tuple[NodeShare, ...]]:
-    """A replica's share of the smallest node among ``pools``, and each pool's node."""
-    shares = tuple(s for p in pools if (s := node_share(spec, cluster, p)) is not None)
+    """A replica's share of the smallest node among ``pools`` (any rung of their ladders), and
+    each node."""
+    nodes = rung_pools(cluster, pools)
+    shares = tuple(s for p in nodes if (s := node_share(spec, cluster, p)) is not None)
     if not shares:
         return None, ()
     each = [s.replica(gpus) for s in shares]
@@ -68,12 +113,13 @@ def replica_resources(
     memory = workload.resources.memory or memory_text(derived.memory_mib)
     server_cpu = cpu_millis(cpu) or derived.cpu_millis
     server_memory = int(memory_mib(memory) or derived.memory_mib)
-    init_memory = min(INIT_MEMORY_MIB, server_memory)
+    init = init_requests(Reserve(server_cpu, server_memory))
+    init_memory = init.memory_mib
     return ReplicaResources(
         cpu=cpu,
         memory=memory,
         init_requests={
-            "cpu": cpu_text(min(INIT_CPU_MILLIS, server_cpu)),
+            "cpu": cpu_text(init.cpu_millis),
             "memory": memory_text(init_memory),
         },
         init_limits={
@@ -81,4 +127,6 @@ def replica_resources(
         },
         share=share,
         shares=shares,
+        sidecar=side,
+        written=tuple(k for k in ("cpu", "memory") if getattr(workload.resources, k) is not None),
     )

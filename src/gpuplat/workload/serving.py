@@ -134,6 +134,8 @@ class ServingPlan:
     """Extended resources besides GPUs each replica takes (EKS: vpc.amazonaws.com/efa)."""
     device_class: str = DRA_DEVICE_CLASS
     pool_label: str = POOL_LABEL
+    requests_reason: str = ""
+    """Where the CPU and memory requests come from: the node's arithmetic, for people."""
 
     @property
     def replicas_initial(self) -> int:
@@ -248,6 +250,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         pod_annotations=dict(sorted({**workload.pod_annotations, **weights.annotations}.items())),
         automount_token=weights.mode == "gcsfuse",
         devices=target(cluster.cloud).replica_devices(pools, workload.gpus),
+        requests_reason=resources.explain(workload.gpus),
     )
 
 

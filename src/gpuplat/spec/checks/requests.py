@@ -1,7 +1,10 @@
-"""A replica's explicit CPU and memory requests must fit its share of each node it may use.
+"""A replica's explicit CPU and memory requests must fit each node it may use, and leave the
+node its margin.
 
-Otherwise fewer replicas than GPU slices fit on a node, and the GPUs left over stay idle: the
-share is computed by workload/allocatable.py from the catalog and the cloud's reservation.
+Otherwise fewer replicas than GPU slices fit on a node and the GPUs left over stay idle, or the
+replicas take the last millicores of a node whose DaemonSets ask for more than gpuplat counted.
+What a node offers, what runs on it and the margin it keeps are worked out by
+workload/allocatable.py from the catalog and the cloud's reservation.
 """
 
 from __future__ import annotations
@@ -11,49 +14,69 @@ from collections.abc import Iterator
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
-from gpuplat.targets.node_reserve import Reserve
-from gpuplat.workload.allocatable import effective, node_share
-from gpuplat.workload.quantity import cpu_millis, memory_mib
-from gpuplat.workload.resources import INIT_CPU_MILLIS, INIT_MEMORY_MIB, sidecars
+from gpuplat.workload.allocatable import node_share
+from gpuplat.workload.fit import Overrun, overruns
+from gpuplat.workload.resources import pod_requests, rung_pools, sidecars
 from gpuplat.workload.weights import weights_for
 
 
 def check(
     spec: Spec, workload: Workload, cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator
 ) -> Iterator[Diagnostic]:
-    """Explicit requests of ``workload`` against its share of a node of ``pool``."""
+    """Explicit requests of ``workload`` against a node of each machine type ``pool`` may
+    start (the rungs of its capacity ladder may name their own)."""
     res = workload.resources
     if res.cpu is None and res.memory is None:
         return
-    node = node_share(spec, cluster, pool)
-    if node is None:
-        return
-    share = node.replica(workload.gpus)
-    side = sidecars(weights_for(workload, cluster).mode == "gcsfuse")
-    cpu = cpu_millis(res.cpu) if res.cpu is not None else None
-    memory = memory_mib(res.memory) if res.memory is not None else None
-    server = Reserve(cpu or 0, int(memory or 0))
-    # The init container asks for no more than the server (workload/resources.py).
-    init = Reserve(min(INIT_CPU_MILLIS, server.cpu_millis), min(INIT_MEMORY_MIB, server.memory_mib))
-    pod = effective(server, side, init)
-    per_node = node.units // workload.gpus
+    fuse = weights_for(workload, cluster).mode == "gcsfuse"
+    pod = pod_requests(res.cpu or "0", res.memory or "0", fuse=fuse)
+    side = sidecars(fuse)
     where = f'pool "{pool.name}" in cluster "{cluster.name}"'
-    sidecar = " with the Cloud Storage FUSE sidecar's" if side.cpu_millis else ""
-    if cpu is not None and pod.cpu_millis > share.cpu_millis:
-        yield loc.error(
-            (*base, "resources", "cpu"),
-            f"cpu {res.cpu}{sidecar} is more than a replica's share of a node of {where}: "
-            f"{share.cpu_millis}m, so fewer than {per_node} replicas fit on a node",
-            f"lower resources.cpu to {share.cpu_millis - side.cpu_millis}m or less, or leave it "
-            "out to get the share",
-            details=(node.explain(workload.gpus),),
+    seen: set[str] = set()
+    for rung in rung_pools(cluster, [pool]):
+        if rung.machine_type in seen:
+            continue
+        seen.add(rung.machine_type)
+        node = node_share(spec, cluster, rung)
+        if node is None:
+            continue
+        for item in overruns(node, pod, workload.gpus):
+            written = res.cpu if item.resource == "cpu" else res.memory
+            if written is None:
+                continue
+            own = side.cpu_millis if item.resource == "cpu" else side.memory_mib
+            path = (*base, "resources", item.resource)
+            yield _diagnostic(item, written, own, where, path, workload.gpus, loc)
+
+
+def _diagnostic(
+    item: Overrun, written: str, sidecar: int, where: str, path: KeyPath, gpus: int, loc: Locator
+) -> Diagnostic:
+    unit, name, n = item.unit, item.resource, item.per_node
+    with_sidecar = " with the Cloud Storage FUSE sidecar's" if sidecar else ""
+    hint = (
+        f"lower resources.{name} to {item.largest - sidecar}{unit} or less (what leaves the "
+        "node its margin), or leave it out to get the share"
+    )
+    details = (item.node.explain(gpus), item.node.pods_text())
+    taken = f"{n * item.requested}{unit}"
+    replicas = f"{n} replicas" if n > 1 else "a replica"
+    if not item.fits:
+        need = "need" if n > 1 else "needs"
+        outcome = f"fewer than {n} replicas fit on a node" if n > 1 else "it fits on no node"
+        return loc.error(
+            path,
+            f"{name} {written}{with_sidecar} is more than a replica's share of a node of {where}: "
+            f"{replicas} {need} {taken} and the node has {item.free}{unit} for them after its "
+            f"kubelet reservation and DaemonSets, so {outcome}",
+            hint,
+            details=details,
         )
-    if memory is not None and pod.memory_mib > share.memory_mib:
-        yield loc.error(
-            (*base, "resources", "memory"),
-            f"memory {res.memory}{sidecar} is more than a replica's share of a node of {where}: "
-            f"{share.memory_mib}Mi, so fewer than {per_node} replicas fit on a node",
-            f"lower resources.memory to {share.memory_mib - side.memory_mib}Mi or less, or leave "
-            "it out to get the share",
-            details=(node.explain(workload.gpus),),
-        )
+    return loc.warning(
+        path,
+        f"{name} {written}{with_sidecar} leaves a node of {where} {item.left}{unit} of its "
+        f"{item.margin}{unit} margin: {replicas} take {taken} of {item.free}{unit}, so a "
+        "DaemonSet that asks for more than gpuplat counted keeps a replica pending",
+        hint,
+        details=details,
+    )

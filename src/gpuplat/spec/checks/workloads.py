@@ -15,7 +15,7 @@ from gpuplat.spec.resolve import (
     workload_pools,
 )
 from gpuplat.spec.roles import bounds, on
-from gpuplat.targets import pool_node_bounds, target
+from gpuplat.targets import pool_node_bounds
 
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _CPU = re.compile(r"^\d+(\.\d+)?m?$")
@@ -45,8 +45,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
             for pool in usable:
                 fitted = list(_fit(spec, mine, cluster, pool, base, loc))
                 if not any(d.is_error for d in fitted):
-                    for rung in target(cluster.cloud).ladder(cluster, pool).rungs:
-                        fitted += requests.check(spec, mine, cluster, rung.pool, base, loc)
+                    fitted += requests.check(spec, mine, cluster, pool, base, loc)
                 fits = fits and not any(d.is_error for d in fitted)
                 found += fitted
             if usable and len(usable) == len(matched) and fits:

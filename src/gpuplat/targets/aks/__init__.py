@@ -84,7 +84,6 @@ class AKS(Target):
         "azurerm": ("hashicorp/azurerm", ">= 4.79, < 5")
     }
     infra_provider = "azurerm"
-    system_pods = node.SYSTEM_PODS
     infracost_usage_key = "nodes"
     infracost_system = ("azurerm_kubernetes_cluster.this", ("default_node_pool", "nodes"))
     price_notes: ClassVar[Mapping[str, str]] = {
@@ -183,6 +182,9 @@ class AKS(Target):
     def planned_cluster_pools(self, values: Mapping[str, object]) -> tuple[PlannedPool, ...]:
         pool = infra.read_default_pool(values)
         return (pool,) if pool is not None else ()
+
+    def node_features(self, spec: Spec, cluster: Cluster, pool: NodePool) -> frozenset[str]:
+        return node.MODULE_FEATURES
 
     def kubelet_reserve(self, shape: Shape) -> Reserve | None:
         return node.kubelet_reserve(shape)

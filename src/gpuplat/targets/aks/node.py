@@ -1,4 +1,5 @@
-"""What an AKS node keeps for itself, so the rest can be divided among a pool's replicas.
+"""What an AKS node keeps for itself and what its module turns on there, so the rest can be
+divided among a pool's replicas.
 
 AKS documents the reservation ("Node resource reservations in Azure Kubernetes Service",
 https://learn.microsoft.com/azure/aks/node-resource-reservations, AKS 1.29 and later):
@@ -27,10 +28,13 @@ MAX_PODS = 110
 """Pods per node on gpuplat's AKS pools: Kubernetes' default, enough for the daemonsets and the
 replicas of a node's MIG instances or shared slices, and far fewer than Azure CNI overlay's 250
 (every pod slot reserves 20 MB)."""
-SYSTEM_PODS = Reserve(cpu_millis=300, memory_mib=512)
-"""AKS's own pods on every node (kube-proxy, the Azure CNI overlay's agents, cloud-node-manager,
-the CSI node plugins for disks, files and blobs): an allowance gpuplat estimates, not a
-documented figure; `kubectl describe node` shows the real sum under "Non-terminated Pods"."""
+MODULE_FEATURES = frozenset(
+    {"azure_cni_overlay", "aks_cilium_dataplane", "azure_disk_csi", "azure_blob_csi"}
+)
+"""What gpuplat's aks-cluster module turns on for every node, each bringing AKS's DaemonSets
+with it (catalog ``daemonsets.yaml``): Azure CNI overlay with the Cilium data plane (so no
+kube-proxy), the Azure Disk and Blob CSI drivers (``blob_driver`` defaults to on; the Files
+driver is off). cloud-node-manager runs on every AKS node whatever is on."""
 
 
 def kubelet_reserve(shape: Shape) -> Reserve:

@@ -79,7 +79,6 @@ class EKS(Target):
     cluster_autoscaler = True
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {"aws": ("hashicorp/aws", ">= 5.100, < 7")}
     infra_provider = "aws"
-    system_pods = node.SYSTEM_PODS
     infracost_usage_key = "instances"
     price_notes: ClassVar[Mapping[str, str]] = {
         "spot": "EC2 spot prices were sampled for four instance types only"
@@ -153,6 +152,9 @@ class EKS(Target):
 
     def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
         return infra.read_pool(values)
+
+    def node_features(self, spec: Spec, cluster: Cluster, pool: NodePool) -> frozenset[str]:
+        return node.MODULE_FEATURES
 
     def kubelet_reserve(self, shape: Shape) -> Reserve | None:
         return node.kubelet_reserve(shape)

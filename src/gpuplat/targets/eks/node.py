@@ -1,4 +1,5 @@
-"""What an EKS node keeps for itself and tells the autoscaler, and how its node group reads in a plan.
+"""What an EKS node keeps for itself, runs on every node and tells the autoscaler, and how its
+node group reads in a plan.
 
 The EKS optimized AMIs configure the kubelet with nodeadm (awslabs/amazon-eks-ami,
 nodeadm/internal/kubelet/config.go): kubeReserved CPU is 6% of the first core, 1% of the
@@ -45,10 +46,10 @@ MAX_PODS = {
 UNLISTED_MAX_PODS = 737
 """For a type the file does not list (nodeadm then asks EC2), the largest value it lists for a
 GPU type: a larger reservation, so the replicas' requests still fit."""
-SYSTEM_PODS = Reserve(cpu_millis=250, memory_mib=256)
-"""The EKS add-ons' pods on every node (kube-proxy, aws-node with its network policy agent, the
-Pod Identity agent): an allowance gpuplat estimates, not a documented figure; `kubectl describe
-node` shows the real sum under "Non-terminated Pods"."""
+MODULE_FEATURES = frozenset({"vpc_cni", "eks_kube_proxy", "eks_pod_identity"})
+"""The EKS managed add-ons with a pod on every node that gpuplat's eks-cluster module installs
+(its ``addons`` default: vpc-cni, kube-proxy, eks-pod-identity-agent, and CoreDNS, a Deployment);
+no EBS CSI driver. Their DaemonSets' requests are in the catalog's ``daemonsets.yaml``."""
 
 
 def kubelet_reserve(shape: Shape) -> Reserve:

@@ -93,7 +93,6 @@ class GKE(Target):
     }
     infra_provider = "google"
     kube_providers = ("google",)
-    system_pods = node.SYSTEM_PODS
     infracost_usage_key = "nodes"
     infracost_per_zone = True
     cluster_resource = "google_container_cluster"
@@ -143,6 +142,9 @@ class GKE(Target):
         if plugin in ("gpu-operator", "dra") and pool.driver.install == "managed":
             labels.update(OPERATOR_SKIPS_DRIVER)
         return labels
+
+    def node_features(self, spec: Spec, cluster: Cluster, pool: NodePool) -> frozenset[str]:
+        return node.node_features(self.device_plugin(spec) == "managed", pool)
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         return infra.part(self, env, cluster)

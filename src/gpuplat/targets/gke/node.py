@@ -1,4 +1,5 @@
-"""What a GKE node keeps for itself, so the rest can be divided among a pool's replicas.
+"""What a GKE node keeps for itself and what its modules turn on there, so the rest can be
+divided among a pool's replicas.
 
 GKE documents the reservation of a Standard node ("Plan GKE Standard node sizes", Node
 allocatable resources, https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes):
@@ -14,15 +15,28 @@ allocatable resources, https://cloud.google.com/kubernetes-engine/docs/concepts/
 from __future__ import annotations
 
 from gpuplat.catalog import Shape
+from gpuplat.spec.model import NodePool
 from gpuplat.targets.node_reserve import Reserve, tiers
 
 _MEMORY_TIERS = ((4 * 1024, 0.25), (4 * 1024, 0.20), (8 * 1024, 0.10), (112 * 1024, 0.06))
 _CPU_TIERS = ((1000, 0.06), (1000, 0.01), (2000, 0.005))
 EVICTION_MIB = 100
-SYSTEM_PODS = Reserve(cpu_millis=500, memory_mib=768)
-"""GKE's own pods on every node (kube-proxy, the logging and metrics agents, the metadata
-server, the CSI node plugins, GKE's GPU device plugin): an allowance gpuplat estimates, not a
-documented figure; `kubectl describe node` shows the real sum under "Non-terminated Pods"."""
+MODULE_FEATURES = frozenset(
+    {
+        "gke_dataplane_v2",
+        "gke_workload_identity",
+        "gke_logging",
+        "gke_system_metrics",
+        "gke_managed_prometheus",
+        "gcs_fuse_csi",
+        "gce_pd_csi",
+    }
+)
+"""What gpuplat's GKE modules turn on for every node, each bringing GKE's DaemonSets with it
+(catalog ``daemonsets.yaml``): Dataplane V2 (``datapath_provider = "ADVANCED_DATAPATH"``, so no
+kube-proxy), the GKE metadata server of Workload Identity (``GKE_METADATA`` on every pool),
+system and workload logging, system metrics with Managed Service for Prometheus, and the
+Persistent Disk and Cloud Storage FUSE CSI drivers (gke-cluster module)."""
 
 
 def kubelet_reserve(shape: Shape) -> Reserve:
@@ -36,3 +50,16 @@ def kubelet_reserve(shape: Shape) -> Reserve:
 def ephemeral_reserve_gb(disk_gb: int) -> float:
     """Boot disk GKE keeps from pods: the eviction threshold and the system reservation."""
     return 0.10 * disk_gb + min(0.50 * disk_gb, 6 + 0.35 * disk_gb, 100)
+
+
+def node_features(own_plugin: bool, pool: NodePool) -> frozenset[str]:
+    """What a GKE pool's nodes have on: the modules' features, GKE's device plugin where no other
+    plugin hands out the GPUs (``own_plugin``), and GKE's driver installer and managed DCGM
+    metrics where GKE installs the driver (the cluster's ``monitoring_config`` turns DCGM on;
+    GKE runs it with its own driver)."""
+    features = set(MODULE_FEATURES)
+    if own_plugin:
+        features.add("gke_device_plugin")
+    if pool.driver.install == "managed":
+        features.update(("gke_driver_installer", "gke_managed_dcgm"))
+    return frozenset(features)

@@ -50,14 +50,15 @@ module "serve_chat_inference-eus" {
     device_class = "gpu.nvidia.com"
     dra          = false
   }
+  # Requests: Standard_NC24ads_A100_v4: 24 vCPU - 340m kubelet - 765m DaemonSets - 337m margin (100m + 1%) = 22558m; 220 GiB less 7.5% for the VM = 208384Mi - 2350Mi kubelet - 962Mi DaemonSets - 2317Mi margin (256Mi + 1%) = 202755Mi; x 1/2 GPU units = 11279m, 101377Mi per replica. DaemonSets: cilium 350m/300Mi (estimate, unverified); azure-cns 100m/250Mi (estimate, unverified); azure-ip-masq-agent 100m/50Mi (observed, unverified); cloud-node-manager 50m/50Mi; csi-azuredisk-node 30m/60Mi; csi-blob-node 30m/60Mi; node-feature-discovery-worker 5m/64Mi; dcgm-exporter 100m/128Mi
   resources = {
     limits = {
-      memory           = "102729Mi"
+      memory           = "101377Mi"
       "nvidia.com/gpu" = "1"
     }
     requests = {
-      cpu              = "11677m"
-      memory           = "102729Mi"
+      cpu              = "11279m"
+      memory           = "101377Mi"
       "nvidia.com/gpu" = "1"
     }
   }

@@ -50,15 +50,16 @@ module "serve_chat_inference-use1" {
     device_class = "gpu.nvidia.com"
     dra          = false
   }
+  # Requests: g6.xlarge: 4 vCPU - 80m kubelet - 255m DaemonSets - 140m margin (100m + 1%) = 3525m; 16 GiB less 7.5% for the VM = 15155Mi - 993Mi kubelet - 192Mi DaemonSets - 398Mi margin (256Mi + 1%) = 13572Mi; x 1/2 GPU units = 1762m, 6786Mi per replica. DaemonSets: aws-node 50m/0Mi; kube-proxy 100m/0Mi (derived, unverified); node-feature-discovery-worker 5m/64Mi; dcgm-exporter 100m/128Mi
   resources = {
     limits = {
-      memory           = "6921Mi"
+      memory           = "6786Mi"
       "nvidia.com/gpu" = "1"
     }
     requests = {
-      cpu               = "1832m"
+      cpu               = "1762m"
       ephemeral-storage = "9Gi"
-      memory            = "6921Mi"
+      memory            = "6786Mi"
       "nvidia.com/gpu"  = "1"
     }
   }

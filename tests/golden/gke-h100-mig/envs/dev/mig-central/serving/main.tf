@@ -68,14 +68,15 @@ module "serve_coder_mig-central" {
     device_class = "gpu.nvidia.com"
     dra          = false
   }
+  # Requests: a3-highgpu-8g: 208 vCPU - 590m kubelet - 749m DaemonSets - 2175m margin (100m + 1%) = 204486m; 1872 GiB less 7.5% for the VM = 1773158Mi - 45361Mi kubelet - 793Mi DaemonSets - 17534Mi margin (256Mi + 1%) = 1709470Mi; x 1/16 GPU units = 12780m, 106841Mi per replica, less the Cloud Storage FUSE sidecar (250m, 256Mi). DaemonSets: nvidia-gpu-device-plugin 50m/100Mi; nvidia-driver-installer 150m/0Mi; anetd 200m/0Mi (estimate, unverified); netd, pdcsi-node 18m/80Mi (derived, unverified); fluentbit-gke 105m/230Mi (observed, unverified); gke-metadata-server 100m/100Mi (observed, unverified); gke-metrics-agent 6m/100Mi (observed, unverified); gcsfusecsi-node 15m/20Mi; collector 5m/35Mi; nvidia-dcgm, dcgm-exporter 100m/128Mi (estimate, unverified)
   resources = {
     limits = {
-      memory           = "107683Mi"
+      memory           = "106585Mi"
       "nvidia.com/gpu" = "1"
     }
     requests = {
-      cpu              = "12681m"
-      memory           = "107683Mi"
+      cpu              = "12530m"
+      memory           = "106585Mi"
       "nvidia.com/gpu" = "1"
     }
   }

@@ -61,15 +61,16 @@ module "serve_chat_inference-us" {
     device_class = "gpu.nvidia.com"
     dra          = false
   }
+  # Requests: g2-standard-8: 8 vCPU - 90m kubelet - 749m DaemonSets - 180m margin (100m + 1%) = 6981m; 32 GiB less 7.5% for the VM = 30310Mi - 3745Mi kubelet - 793Mi DaemonSets - 522Mi margin (256Mi + 1%) = 25250Mi; x 1/2 GPU units = 3490m, 12625Mi per replica. DaemonSets: nvidia-gpu-device-plugin 50m/100Mi; nvidia-driver-installer 150m/0Mi; anetd 200m/0Mi (estimate, unverified); netd, pdcsi-node 18m/80Mi (derived, unverified); fluentbit-gke 105m/230Mi (observed, unverified); gke-metadata-server 100m/100Mi (observed, unverified); gke-metrics-agent 6m/100Mi (observed, unverified); gcsfusecsi-node 15m/20Mi; collector 5m/35Mi; nvidia-dcgm, dcgm-exporter 100m/128Mi (estimate, unverified)
   resources = {
     limits = {
-      memory           = "12898Mi"
+      memory           = "12625Mi"
       "nvidia.com/gpu" = "1"
     }
     requests = {
-      cpu               = "3705m"
+      cpu               = "3490m"
       ephemeral-storage = "9Gi"
-      memory            = "12898Mi"
+      memory            = "12625Mi"
       "nvidia.com/gpu"  = "1"
     }
   }
