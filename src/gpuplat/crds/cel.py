@@ -24,7 +24,7 @@ from celpy import celtypes
 from celpy.evaluation import CELEvalError, Evaluator, base_functions
 
 from gpuplat.crds.catalog import Schema
-from gpuplat.crds.values import Path, Unknown
+from gpuplat.crds.values import Path, Unknown, unknowns
 
 Outcome = Literal["passed", "failed", "unknown", "extension", "error"]
 """passed / failed; ``unknown``: it reads a value known only at plan or apply; ``extension``:
@@ -52,7 +52,10 @@ class _Runner(celpy.InterpretedRunner):
         return _Evaluator(ast=self.ast, activation=self.new_activation()).evaluate(context)
 
 
-_ENV = celpy.Environment(runner_class=_Runner)
+@cache
+def _env() -> celpy.Environment:
+    """The CEL environment (its parser takes half a second to build: once, when first used)."""
+    return celpy.Environment(runner_class=_Runner)
 
 
 @dataclass(frozen=True)
@@ -79,12 +82,12 @@ class Rule:
 
 @cache
 def _tree(text: str) -> lark.Tree[Any]:
-    return _ENV.compile(text)
+    return _env().compile(text)
 
 
 @cache
 def _program(text: str) -> Any:
-    return _ENV.program(_tree(text))
+    return _env().program(_tree(text))
 
 
 @cache
@@ -159,17 +162,20 @@ def evaluate(rule: Rule, bindings: Mapping[str, object]) -> tuple[Outcome, str]:
     try:
         result = _program(rule.rule).evaluate(context)
     except CELEvalError as exc:
-        return _classify(rule, exc)
+        return _classify(rule, exc, bindings)
     if isinstance(result, CELEvalError):
-        return _classify(rule, result)
+        return _classify(rule, result, bindings)
     if isinstance(result, celtypes.BoolType):
         return ("passed", "") if bool(result) else ("failed", rule.message)
     return "error", f"the rule gives {result!r}, not a boolean"
 
 
-def _classify(rule: Rule, exc: CELEvalError) -> tuple[Outcome, str]:
-    if isinstance(exc, _UnknownValue) or "unknown: " in str(exc.args[0] if exc.args else ""):
-        return "unknown", str(exc.args[0])
+def _classify(rule: Rule, exc: CELEvalError, bindings: Mapping[str, object]) -> tuple[Outcome, str]:
+    """Why a rule gave no boolean: an unknown value it needed, a library it needed, or a
+    failure the API server would have too. Any unknown in the bound values counts first: an
+    error an unknown may have caused is not blamed on the object."""
+    if any(next(unknowns(value), None) is not None for value in bindings.values()):
+        return "unknown", str(exc.args[0] if exc.args else exc)
     missing = rule.extensions
     if missing:
         return "extension", f"needs {', '.join(sorted(missing))} (a Kubernetes CEL library)"

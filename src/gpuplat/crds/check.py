@@ -14,6 +14,12 @@ from gpuplat.crds.tally import Coverage
 from gpuplat.crds.values import Path, dotted, is_custom
 
 Layer = Literal["schema", "crd-rule", "documented", "no-crd"]
+CODES: dict[Layer, str] = {
+    "schema": "crd-schema",
+    "crd-rule": "crd-rule",
+    "documented": "crd-documented",
+    "no-crd": "crd-missing",
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -25,6 +31,12 @@ class Finding:
     message: str
     against: tuple[str, ...] = ()
     """The CRD releases that refuse it, or the documented rule's id and source."""
+
+    @property
+    def code(self) -> str:
+        """The conformance code: ``crd-schema``, ``crd-rule``, ``crd-documented``,
+        ``crd-missing``."""
+        return CODES[self.layer]
 
     def __str__(self) -> str:
         where = f" [{'; '.join(self.against)}]" if self.against else ""

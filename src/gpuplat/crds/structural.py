@@ -134,6 +134,10 @@ def problems(definition: Definition, obj: object) -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     for error in _validator(definition).iter_errors(obj):
         path: Path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            schema = error.schema if isinstance(error.schema, dict) else {}
+            extra = sorted(k for k in error.instance if k not in schema.get("properties", {}))
+            path = (*path, extra[0]) if len(extra) == 1 else path
         out.append((path, _message(error)))
     return sorted(out, key=lambda p: (str(p[0]), p[1]))
 

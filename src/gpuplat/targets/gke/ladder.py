@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpuplat import catalog, crds
+from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.locate import Locator
@@ -112,6 +112,9 @@ def check(
                     "put a rung that keeps nodes (reservation, on-demand) first, or set "
                     "min_nodes: 0",
                 )
+    # Imported here: cel-python takes a third of a second to import, and only ladders need it.
+    from gpuplat import crds
+
     cls = compute_class(spec, cluster, ladder)
     for problem in cls.problems():
         yield loc.error((*base, "capacity"), f"the ComputeClass would be wrong: {problem}")
