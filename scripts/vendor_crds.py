@@ -12,7 +12,7 @@ template action are dropped before the YAML is read (none of them is inside a sc
 
 For each served version the file keeps, as compact JSON with sorted keys:
 ``group``, ``kind``, ``version``, ``scope``, the source entry, and ``schema`` (the version's
-``openAPIV3Schema`` with every ``description`` removed and nothing else changed). The same
+``openAPIV3Schema`` with every ``description`` text removed and nothing else changed). The same
 sources give the same bytes.
 """
 
@@ -34,8 +34,17 @@ MIRRORS = Path("/work/.mirror")
 
 
 def _strip(node: Any) -> Any:
+    """The schema without its documentation texts (a property named ``description`` stays)."""
     if isinstance(node, dict):
-        return {k: _strip(v) for k, v in node.items() if k != "description"}
+        out = {}
+        for key, value in node.items():
+            if key == "description" and isinstance(value, str):
+                continue
+            if key == "properties" and isinstance(value, dict):
+                out[key] = {name: _strip(sub) for name, sub in value.items()}
+            else:
+                out[key] = _strip(value)
+        return out
     if isinstance(node, list):
         return [_strip(v) for v in node]
     return node
