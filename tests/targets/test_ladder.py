@@ -169,3 +169,26 @@ def test_eks_priority_expander_patterns_match_exactly_the_rendered_groups(
     assert all(len(levels) == 1 for levels in matched.values())
     order = sorted(names, key=lambda n: -matched[n][0])
     assert order == [asg["l4-shared-res"], asg["l4-shared-od"], asg["l4-shared-spot"], system]
+
+
+def test_validate_refuses_a_compute_class_its_crd_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before anything is rendered, each ladder's class meets GKE's CRDs (a broken manifest()
+    stands in for a gpuplat defect: the spec itself cannot produce one)."""
+    folder = project(tmp_path, GKE_LADDER_PATCH)
+    assert run("validate", cwd=folder).exit_code == 0
+    manifest = ComputeClass.manifest
+
+    def with_machine_type(self: ComputeClass) -> dict[str, object]:
+        out = manifest(self)
+        out["spec"]["priorities"][0]["machineType"] = "g2-standard-8"  # type: ignore[index]
+        return out
+
+    monkeypatch.setattr(ComputeClass, "manifest", with_machine_type)
+    result = run("validate", cwd=folder)
+    assert result.exit_code != 0
+    assert (
+        "GKE would refuse the ComputeClass gpuplat-l4-shared: spec.priorities[0]:" in result.stderr
+    )
+    assert "capacity" in result.stderr and "gpuplat defect" in result.stderr
