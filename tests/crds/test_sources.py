@@ -114,8 +114,16 @@ def test_every_custom_resource_gpuplat_renders_has_a_vendored_crd(tmp_path: Path
     assert missing == [], "vendor their CRDs (src/gpuplat/crds/data/sources.yaml)"
 
 
-@pytest.mark.skipif(not MIRRORS.is_dir(), reason="no git copies of the CRDs' repositories here")
+def _mirrors_missing() -> list[str]:
+    names = {e["repository"].removeprefix("https://github.com/").replace("/", "+") for e in SOURCES}
+    return sorted(n for n in names if not (MIRRORS / n / "repo").is_dir())
+
+
+@pytest.mark.skipif(
+    bool(_mirrors_missing()), reason="no git copy here of every repository the CRDs come from"
+)
 def test_vendored_files_match_their_sources() -> None:
+    """Re-extracted from the git copies, the vendored files come out byte for byte."""
     done = subprocess.run(
         [sys.executable, str(REPO / "scripts" / "vendor_crds.py"), "--check"],
         capture_output=True,
