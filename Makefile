@@ -49,9 +49,12 @@ modules-release: install
 
 modules-lock: modules-release
 
+# The stand-in plans check each kubernetes_manifest against its vendored CRD; the last lines
+# list the CRD rules per kind those plans were held to (python -m gpuplat.crds).
 fidelity: install
 	PYTHON=$(PYTHON) bash tools/schema-provider/setup.sh
 	$(BIN)/pytest tests/fidelity -n auto
+	$(PY) -m gpuplat.crds
 
 # checkov (pinned, in its own .venv-security) on every example's rendered Terraform and manifests.
 security: install

@@ -207,7 +207,13 @@ def test_module_calls(schemas: ProviderSchemas) -> None:
 
 
 def test_every_code_is_exercised(bundled: ProviderSchemas) -> None:
-    paths = [NEGATIVE, FIXTURES / "calls", FIXTURES / "valid", FIXTURES / "trimmed"]
+    paths = [
+        NEGATIVE,
+        FIXTURES / "calls",
+        FIXTURES / "valid",
+        FIXTURES / "trimmed",
+        FIXTURES / "crds",
+    ]
     report = check(paths, bundled)
     seen = {v.code for v in (*report.violations, *report.notes)}
     assert seen == set(CODES)

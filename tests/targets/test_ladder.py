@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuplat.targets.gke.computeclass import ComputeClass, FlexStart, PriorityRule, Reservations
+from gpuplat import crds
+from gpuplat.targets.gke.computeclass import ComputeClass, PriorityRule
 from tests.eks.terraform import mirror_env, terraform
 from tests.support.cli import run
 from tests.support.hclread import modules
@@ -58,35 +59,42 @@ def test_gke_compute_class_and_node_pools_match_rung_by_rung(gke: Path) -> None:
     spec = cls["spec"]
     assert spec["whenUnsatisfiable"] == "DoNotScaleUp"
     assert spec["activeMigration"] == {"optimizeRulePriority": True}
+    assert spec["nodePoolAutoCreation"] == {"enabled": False}
+    # Every rung's rule is a nodepools rule naming exactly one rendered pool, in ladder order,
+    # and nothing else (GKE refuses any other field beside nodepools); every pool of the class
+    # is named by exactly one rule.
     rules = spec["priorities"]
-    # Every rung's rule names exactly one rendered pool, in ladder order, and every pool of the
-    # class is named by exactly one rule.
-    named = [pool for rule in rules for pool in rule["nodepools"]]
+    assert all(list(rule) == ["nodepools"] and len(rule["nodepools"]) == 1 for rule in rules)
+    named = [rule["nodepools"][0] for rule in rules]
     assert named == ["l4-shared-res", "l4-shared-od", "l4-shared-flex", "l4-shared-spot"]
     marked = [p for p, body in pools.items() if body["labels"].get(CLASS) == name]
     assert sorted(marked) == sorted(named) == sorted(pools)
-    for rule in rules:
-        pool = pools[rule["nodepools"][0]]
-        assert {"key": CLASS, "value": name, "effect": "NO_SCHEDULE"} in pool["taints"]
-        assert rule["machineType"] == pool["machine_type"]
-        assert rule["gpu"]["type"] == pool["accelerator"]["type"]
-        assert rule["gpu"]["count"] == pool["accelerator"]["count"]
-        capacity = pool["capacity"]
-        if "reservations" in rule and rule["reservations"]["affinity"] == "Specific":
-            assert capacity["type"] == "RESERVATION"
-            assert rule["reservations"]["specific"] == [{"name": capacity["reservation"]}]
-            assert pool["node_locations"] == ["us-central1-a"]
-        elif "flexStart" in rule:
-            assert capacity["type"] == "FLEX_START"
-            assert f"{rule['maxRunDurationSeconds']}s" == capacity["max_run_duration"]
-            lead = rule["flexStart"]["nodeRecycling"]["leadTimeSeconds"]
-            assert 0 < lead < rule["maxRunDurationSeconds"]
-        elif rule["spot"]:
-            assert capacity["type"] == "SPOT"
-        else:
-            assert capacity["type"] == "ON_DEMAND"
+    # What each rung is lives in its node pool: the ladder's semantics are the pools'.
+    capacity = {pool: pools[pool]["capacity"] for pool in named}
+    assert capacity["l4-shared-res"]["type"] == "RESERVATION"
+    assert capacity["l4-shared-res"]["reservation"] == "l4-reserved"
+    assert pools["l4-shared-res"]["node_locations"] == ["us-central1-a"]
+    assert capacity["l4-shared-od"]["type"] == "ON_DEMAND"
+    assert capacity["l4-shared-flex"]["type"] == "FLEX_START"
+    assert capacity["l4-shared-flex"]["max_run_duration"] == "172800s"
+    assert capacity["l4-shared-spot"]["type"] == "SPOT"
+    for pool in named:
+        body = pools[pool]
+        assert {"key": CLASS, "value": name, "effect": "NO_SCHEDULE"} in body["taints"]
+        assert body["machine_type"] == "g2-standard-8"
+        assert body["accelerator"]["type"] == "nvidia-l4"
         # The one cap (dev: max_nodes 2): each rung may alone have to hold all of it.
-        assert pool["autoscaling"]["max_nodes"] == 2
+        assert body["autoscaling"]["max_nodes"] == 2
+
+
+def test_gke_compute_class_passes_every_vendored_computeclass_crd(gke: Path) -> None:
+    """The rendered class, read back from the platform root, against GKE's own CRDs."""
+    platform = next(iter(modules(gke / "platform" / "main.tf").values()))
+    result = crds.Result()
+    assert crds.check_object(platform["compute_classes"][0], result) == []
+    releases = {release for _, _, release in result.coverage.tallies} - {"documented"}
+    assert releases == {d.release for d in crds.lookup("cloud.google.com/v1", "ComputeClass")}
+    assert len(releases) == 3
 
 
 def test_gke_workload_selects_the_class_and_is_held_to_the_cap(gke: Path) -> None:
@@ -104,22 +112,11 @@ def test_gke_workload_selects_the_class_and_is_held_to_the_cap(gke: Path) -> Non
 
 
 def test_compute_class_problems_are_found_before_render() -> None:
-    good = PriorityRule(("a",), flex_start=FlexStart(True, 600), max_run_duration_seconds=3600)
-    assert good.problems() == []
-    bad = ComputeClass(
-        "c",
-        (
-            PriorityRule(("a",), spot=True, reservations=Reservations("AnyBestEffort")),
-            PriorityRule(("a",), flex_start=FlexStart(True, 7200), max_run_duration_seconds=3600),
-            PriorityRule(("b",), reservations=Reservations("Specific")),
-        ),
-    )
+    assert ComputeClass("c", (PriorityRule(("a",)), PriorityRule(("b",)))).problems() == []
+    bad = ComputeClass("c", (PriorityRule(("a",)), PriorityRule(("a",)), PriorityRule(())))
     assert bad.problems() == [
-        "priorities[0]: spot nodes cannot consume reservations",
-        "priorities[1]: node recycling starts 7200s before the end of a 3600s run: a "
-        "replacement node would be recycled before it serves",
         "priorities[1]: node pool a is named by an earlier rule",
-        "priorities[2]: reservations.specific goes with affinity Specific, and only with it",
+        "priorities[2]: a rule names no node pool",
     ]
 
 
@@ -172,3 +169,26 @@ def test_eks_priority_expander_patterns_match_exactly_the_rendered_groups(
     assert all(len(levels) == 1 for levels in matched.values())
     order = sorted(names, key=lambda n: -matched[n][0])
     assert order == [asg["l4-shared-res"], asg["l4-shared-od"], asg["l4-shared-spot"], system]
+
+
+def test_validate_refuses_a_compute_class_its_crd_refuses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before anything is rendered, each ladder's class meets GKE's CRDs (a broken manifest()
+    stands in for a gpuplat defect: the spec itself cannot produce one)."""
+    folder = project(tmp_path, GKE_LADDER_PATCH)
+    assert run("validate", cwd=folder).exit_code == 0
+    manifest = ComputeClass.manifest
+
+    def with_machine_type(self: ComputeClass) -> dict[str, object]:
+        out = manifest(self)
+        out["spec"]["priorities"][0]["machineType"] = "g2-standard-8"  # type: ignore[index]
+        return out
+
+    monkeypatch.setattr(ComputeClass, "manifest", with_machine_type)
+    result = run("validate", cwd=folder)
+    assert result.exit_code != 0
+    assert (
+        "GKE would refuse the ComputeClass gpuplat-l4-shared: spec.priorities[0]:" in result.stderr
+    )
+    assert "capacity" in result.stderr and "gpuplat defect" in result.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpuplat import runlock
-from gpuplat.errors import StaleError, user_files
+from gpuplat.errors import GpuplatError, StaleError, user_files
 from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.tree import writer
 from gpuplat.tree.changes import Change, Diff, diff
@@ -236,8 +236,28 @@ def write_manifests(
         from gpuplat.manifests.gitops import layout as lay_out
 
         files = lay_out(files, layout, gitops)  # type: ignore[arg-type]
+    refuse_invalid_custom_resources(folder, files)
     with user_files(f"write the manifests to {folder}"):
         return len(files), writer.replace_dir(folder, files, MARKER)
+
+
+def refuse_invalid_custom_resources(folder: Path, files: dict[str, str]) -> None:
+    """Check the custom resources of the manifests against their CRDs before anything is written.
+
+    Raises:
+        GpuplatError: One of them would be refused by the API server or by its product's
+            admission webhook (a gpuplat defect: the spec checks should have refused the spec).
+    """
+    from gpuplat import crds
+    from gpuplat.conformance.yamlobjects import check_texts
+
+    found, _ = check_texts({folder / p: t for p, t in files.items()}, crds.Result())
+    if found:
+        raise GpuplatError(
+            "the manifests hold custom resources the cluster would refuse; nothing was written:\n"
+            + "\n".join(f"  {v}" for v in found),
+            hint="this is a gpuplat defect: please report it with the spec",
+        )
 
 
 def gitops_source(
@@ -256,7 +276,6 @@ def gitops_source(
     """
     if layout == "plain":
         return None
-    from gpuplat.errors import GpuplatError
     from gpuplat.manifests.gitops import Source
 
     if manifests is None or not repo_url:

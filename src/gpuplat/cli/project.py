@@ -200,6 +200,8 @@ def conformance(
         app.console.data(str(violation))
     for note in result.report.notes:
         app.console.say(str(note))
+    for line in result.crd_lines():
+        app.console.say(line)
     app.console.say(result.summary())
     return int(result.exit_code)
 

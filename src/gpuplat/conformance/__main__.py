@@ -51,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.quiet:
         for note in result.report.notes:
             print(note, file=sys.stderr)
+        for line in result.crd_lines():
+            print(line, file=sys.stderr)
         print(result.summary(), file=sys.stderr)
     return int(result.exit_code)
 

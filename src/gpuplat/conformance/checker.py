@@ -8,9 +8,11 @@ from pathlib import Path
 from gpuplat.conformance import builtin
 from gpuplat.conformance.body import BodyChecker
 from gpuplat.conformance.hclread import Block, Body, HclParseError, parse_file
+from gpuplat.conformance.manifests import MANIFEST, CustomResources
 from gpuplat.conformance.modules import ModuleCalls
 from gpuplat.conformance.report import CheckReport, Collector, Violation, suggest
 from gpuplat.conformance.schema import BlockSchema, Kind, ProviderSchemas
+from gpuplat.conformance.yamlobjects import check_yaml
 
 _KINDS: dict[str, Kind] = {"resource": "resource", "data": "data", "ephemeral": "ephemeral"}
 _SKIPPED_DIRS = {".terraform", ".git"}
@@ -47,17 +49,25 @@ def iter_tf_files(paths: Iterable[Path]) -> Iterator[Path]:
 class FileChecker:
     """Checks the top-level blocks of one file."""
 
-    def __init__(self, file: Path, schemas: ProviderSchemas, modules: ModuleCalls) -> None:
+    def __init__(
+        self,
+        file: Path,
+        schemas: ProviderSchemas,
+        modules: ModuleCalls,
+        custom: CustomResources | None = None,
+    ) -> None:
         """Prepare to check a file.
 
         Args:
             file: The .tf file.
             schemas: The provider schemas.
             modules: The shared module-call checker (caches child modules).
+            custom: The run's custom resource checker (a new one when not given).
         """
         self.file = file
         self.schemas = schemas
         self.modules = modules
+        self.custom = custom if custom is not None else CustomResources(modules)
         self.out = Collector(file)
         self.blocks = 0
 
@@ -84,6 +94,7 @@ class FileChecker:
             elif block.type == "module":
                 self.blocks += 1
                 self.modules.check(block, self.file, self.out)
+                self.custom.module_call(block, self.file, self.out)
             elif block.type == "provider":
                 self._provider(block)
             elif block.type == "terraform":
@@ -125,6 +136,8 @@ class FileChecker:
             )
         checker = BodyChecker(self.out, address)
         checker.check(body, found[1], block.line, meta=meta)
+        if kind == "resource" and type_name == MANIFEST:
+            self.custom.resource(block, address, self.out)
         lifecycle = builtin.RESOURCE_LIFECYCLE if kind == "resource" else builtin.DATA_LIFECYCLE
         self._meta_blocks(checker, body, "lifecycle", lifecycle)
         if kind == "resource":
@@ -275,17 +288,23 @@ def check(paths: Iterable[Path], schemas: ProviderSchemas) -> CheckReport:
     Raises:
         FileNotFoundError: When a path does not exist.
     """
+    paths = list(paths)
     modules = ModuleCalls()
+    custom = CustomResources(modules)
     errors: list[Violation] = []
     notes: list[Violation] = []
     files = blocks = 0
     for path in iter_tf_files(paths):
-        checker = FileChecker(path, schemas, modules)
+        checker = FileChecker(path, schemas, modules, custom)
         for found in checker.run():
             (notes if found.severity == "note" else errors).append(found)
         files += 1
         blocks += checker.blocks
-    return CheckReport(tuple(errors), tuple(notes), files, blocks)
+    in_yaml, manifests = check_yaml(paths, custom.result)
+    errors.extend(in_yaml)
+    return CheckReport(
+        tuple(sorted(errors)), tuple(notes), files, blocks, custom.result.coverage, manifests
+    )
 
 
 def check_paths(paths: Iterable[Path], schemas: ProviderSchemas) -> list[Violation]:

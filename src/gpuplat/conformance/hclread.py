@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hcl2.api import parses
@@ -42,6 +42,8 @@ class Attribute:
     name: str
     line: int
     value: object
+    expression: object = field(default=None, compare=False, repr=False)
+    """python-hcl2's rule tree of the value (:mod:`gpuplat.conformance.hclvalue` reads it)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def _body(rule: BodyRule) -> Body:
     for child in rule.children:
         if isinstance(child, AttributeRule):
             name = str(child.identifier.serialize(_NAMES))
-            attributes.append(Attribute(name, _line(child), _value(child)))
+            attributes.append(Attribute(name, _line(child), _value(child), child.expression))
         elif isinstance(child, BlockRule):
             labels = tuple(str(label.serialize(_NAMES)) for label in child.labels)
             blocks.append(Block(labels[0], labels[1:], _line(child), _body(child.body)))

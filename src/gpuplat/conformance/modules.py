@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpuplat.conformance.builtin import MODULE_META_ARGUMENTS
-from gpuplat.conformance.hclread import Block, HclParseError, literal_string, parse_file
+from gpuplat.conformance.hclread import Block, Body, HclParseError, literal_string, parse_file
 from gpuplat.conformance.report import Collector, suggest
 
 LOCAL_PREFIXES = ("./", "../")
@@ -26,6 +26,13 @@ class ModuleCalls:
     def __init__(self) -> None:
         """Start with an empty cache of child modules."""
         self._cache: dict[Path, ModuleInterface] = {}
+        self._bodies: dict[Path, list[tuple[Path, Body]] | str] = {}
+
+    def bodies(self, directory: Path) -> list[tuple[Path, Body]] | str:
+        """The parsed .tf files of a child module (cached), or why they cannot be read."""
+        if directory not in self._bodies:
+            self._bodies[directory] = _read_bodies(directory)
+        return self._bodies[directory]
 
     def interface(self, directory: Path) -> ModuleInterface:
         """Read the variables of the module in ``directory`` (cached).
@@ -37,7 +44,7 @@ class ModuleCalls:
             Its interface; ``error`` is set when it cannot be read.
         """
         if directory not in self._cache:
-            self._cache[directory] = _read_interface(directory)
+            self._cache[directory] = _interface(self.bodies(directory))
         return self._cache[directory]
 
     def check(self, block: Block, caller: Path, out: Collector) -> None:
@@ -101,18 +108,26 @@ class ModuleCalls:
                 )
 
 
-def _read_interface(directory: Path) -> ModuleInterface:
+def _read_bodies(directory: Path) -> list[tuple[Path, Body]] | str:
     if not directory.is_dir():
-        return ModuleInterface({}, f"module directory {directory} does not exist")
+        return f"module directory {directory} does not exist"
     files = sorted(directory.glob("*.tf"))
     if not files:
-        return ModuleInterface({}, f"module directory {directory} has no .tf files")
-    variables: dict[str, bool] = {}
+        return f"module directory {directory} has no .tf files"
+    out = []
     for path in files:
         try:
-            body = parse_file(path)
+            out.append((path, parse_file(path)))
         except HclParseError as exc:
-            return ModuleInterface({}, f"module file {path}:{exc.line} does not parse: {exc}")
+            return f"module file {path}:{exc.line} does not parse: {exc}"
+    return out
+
+
+def _interface(bodies: list[tuple[Path, Body]] | str) -> ModuleInterface:
+    if isinstance(bodies, str):
+        return ModuleInterface({}, bodies)
+    variables: dict[str, bool] = {}
+    for _, body in bodies:
         for var in body.blocks_of("variable"):
             if var.labels:
                 variables[var.labels[0]] = var.body.attribute("default") is None

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from gpuplat.crds import Coverage
+
 Severity = Literal["error", "note"]
 
 CODES: Mapping[str, str] = {
@@ -32,6 +34,11 @@ CODES: Mapping[str, str] = {
     "module-not-checked": "note: a non-local module source is not checked",
     "provider-not-checked": "note: the schema file has no provider configuration schema",
     "type-not-checked": "note: the type exists, but a trimmed schema file left its schema out",
+    "crd-schema": "a custom resource breaks its CRD's OpenAPI schema",
+    "crd-rule": "a custom resource breaks a CEL rule (x-kubernetes-validations) of its CRD",
+    "crd-documented": "a custom resource breaks a rule its documentation states",
+    "crd-missing": "no CRD is vendored for the kind of a custom resource",
+    "crd-not-checked": "note: a computed kubernetes_manifest is checked where its module is called",
 }
 """Every code the checker emits, with what it means."""
 
@@ -77,6 +84,10 @@ class CheckReport:
     notes: tuple[Violation, ...]
     files: int
     blocks: int
+    crds: Coverage = field(default_factory=Coverage)
+    """The custom resources checked against their CRDs, by kind."""
+    manifests: int = 0
+    """YAML files that held a custom resource."""
 
     @property
     def ok(self) -> bool:

@@ -41,6 +41,17 @@ class ConformanceResult:
         where = "bundled schemas" if self.schema_dir == BUNDLED else f"schemas in {self.schema_dir}"
         return f"{self.report.summary()} ({where}) in {self.seconds:.2f}s"
 
+    def crd_lines(self) -> list[str]:
+        """The custom resources checked, by kind: CRD rules and documented rules counted."""
+        coverage = self.report.crds
+        if not coverage.tallies:
+            return []
+        head = (
+            f"custom resources: {coverage.objects} checked against their CRDs and documented "
+            f"rules ({self.report.manifests} YAML files)"
+        )
+        return [head, *(f"  {line}" for line in coverage.lines())]
+
 
 def default_paths(root: Path) -> list[Path]:
     """The project's rendered trees (``envs/``, ``modules/``) that exist.

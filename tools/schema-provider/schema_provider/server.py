@@ -27,7 +27,7 @@ from pathlib import Path
 
 import grpc
 
-from . import PROTOCOL_VERSION, plan, record, wire
+from . import PROTOCOL_VERSION, manifests, plan, record, wire
 
 MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE"
 MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2"
@@ -54,10 +54,12 @@ class SchemaProvider:
         self._resource_blocks: dict[str, plan.Block] | None = None
 
     def plan_resource_change(self, request: bytes, _context: grpc.ServicerContext) -> bytes:
-        """Plan as configured, computed values unknown (see :mod:`schema_provider.plan`)."""
+        """Plan as configured, computed values unknown (see :mod:`schema_provider.plan`); a
+        ``kubernetes_manifest`` is checked against its CRD (:mod:`schema_provider.manifests`)."""
         if self._resource_blocks is None:
             self._resource_blocks = plan.resource_blocks(self.schema_response)
-        return plan.plan_response(request, self._resource_blocks)
+        response = plan.plan_response(request, self._resource_blocks)
+        return response + manifests.plan_diagnostics(request)
 
     def refusal(self, rpc: str) -> bytes:
         if self.mode == record.RECORD:

@@ -17,16 +17,8 @@ from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, Spec
-from gpuplat.spec.resolve import resolve_pool, version_tuple, workload_pools
-from gpuplat.targets.gke.computeclass import (
-    CLASS_LABEL,
-    ComputeClass,
-    FlexStart,
-    Gpu,
-    PriorityRule,
-    Reservations,
-    SpecificReservation,
-)
+from gpuplat.spec.resolve import version_tuple, workload_pools
+from gpuplat.targets.gke.computeclass import CLASS_LABEL, ComputeClass, PriorityRule
 from gpuplat.workload.budget import NODE_START_SECONDS
 
 KINDS = ("reservation", "on-demand", "flex-start", "spot")
@@ -39,12 +31,11 @@ def class_name(ladder: Ladder) -> str:
     return f"gpuplat-{ladder.pool.name}"
 
 
-def recycling_lead(spec: Spec, cluster: Cluster, ladder: Ladder) -> int:
-    """Seconds before a flex-start node's end its replacement is started.
+def start_to_serve(spec: Spec, cluster: Cluster, ladder: Ladder) -> int:
+    """Seconds from a node's creation until the slowest workload on the pool serves on it.
 
-    Enough for a new GPU node and the slowest workload on the pool to be ready
-    (``load_time_budget``) before the old node goes: then the pod evicted from it (one at a
-    time, by the PodDisruptionBudget) lands on a node that is already there.
+    A new GPU node and the slowest ``load_time_budget`` of the workloads on the pool: a
+    flex-start node reclaimed sooner than that never serves.
     """
     budgets = [
         w.load_time_budget
@@ -54,44 +45,20 @@ def recycling_lead(spec: Spec, cluster: Cluster, ladder: Ladder) -> int:
     return NODE_START_SECONDS + max(budgets, default=0)
 
 
-def rule(spec: Spec, cluster: Cluster, ladder: Ladder, rung: LadderRung) -> PriorityRule:
-    """The priority rule of one rung: its node pool, and what that pool is."""
-    pool = rung.pool
-    gpu = resolve_pool(cluster, pool)
-    driver = None if pool.driver.install == "none" else pool.driver.version.lower()
-    gpu_rule = None
-    if gpu.accelerator is not None and gpu.gpus_per_node:
-        gpu_rule = Gpu(gpu.accelerator, gpu.gpus_per_node, driver)  # type: ignore[arg-type]
-    reservations = None
-    flex = None
-    run = None
-    if rung.kind == "reservation":
-        if rung.reservation is None:
-            reservations = Reservations("AnyBestEffort")
-        else:
-            specific = SpecificReservation(rung.reservation, rung.project, rung.block)
-            reservations = Reservations("Specific", (specific,))
-    elif rung.kind == "flex-start":
-        # The node pool consumes no reservation (flex-start cannot); say the same here.
-        reservations = Reservations("None")
-        flex = FlexStart(True, recycling_lead(spec, cluster, ladder))
-        run = rung.max_run_duration
-    return PriorityRule(
-        nodepools=(pool.name,),
-        machine_type=pool.machine_type,
-        gpu=gpu_rule,
-        spot=None if rung.kind == "flex-start" else rung.kind == "spot",
-        reservations=reservations,
-        flex_start=flex,
-        max_run_duration_seconds=run,
-    )
+def rule(rung: LadderRung) -> PriorityRule:
+    """The priority rule of one rung: the node pool it renders, and nothing else.
+
+    A ``nodepools`` rule takes no other field; the rung's capacity (reservation, spot,
+    flex-start and its run duration) is the node pool's own configuration.
+    """
+    return PriorityRule(nodepools=(rung.pool.name,))
 
 
 def compute_class(spec: Spec, cluster: Cluster, ladder: Ladder) -> ComputeClass:
     """The ComputeClass of a laddered pool: one priority rule per rung, in order."""
     return ComputeClass(
         name=class_name(ladder),
-        priorities=tuple(rule(spec, cluster, ladder, r) for r in ladder.rungs),
+        priorities=tuple(rule(r) for r in ladder.rungs),
         when_unsatisfiable=WHEN_UNSATISFIABLE[ladder.pool.autoscaling.when_unavailable],  # type: ignore[arg-type]
         optimize_rule_priority=True,
         labels=(
@@ -124,16 +91,17 @@ def check(
         path = (*base, *rung.path)
         if rung.kind == "flex-start":
             yield from _floor(cluster, "gke_flex_start", "a flex-start rung", path, version, loc)
-            lead = recycling_lead(spec, cluster, ladder)
-            if rung.max_run_duration is not None and lead >= rung.max_run_duration:
+            need = start_to_serve(spec, cluster, ladder)
+            if rung.max_run_duration is not None and need >= rung.max_run_duration:
                 yield loc.error(
                     (*path, "flex-start", "max_run_duration"),
-                    f"flex-start nodes of this rung run {rung.max_run_duration}s; a replacement "
-                    f"node and the slowest workload need {lead}s before that",
-                    "raise max_run_duration (at most 7d), so node recycling can start early",
+                    f"flex-start nodes of this rung run {rung.max_run_duration}s, but a new "
+                    f"node and the slowest workload on it need {need}s before it serves: "
+                    "each node would be reclaimed before it serves",
+                    "raise max_run_duration (at most 7d)",
                     details=(
                         f"{NODE_START_SECONDS}s for a new GPU node + the longest "
-                        f"load_time_budget of the workloads on the pool = {lead}s",
+                        f"load_time_budget of the workloads on the pool = {need}s",
                     ),
                 )
             if rung.index == 0 and ladder.pool.autoscaling.min_nodes:
@@ -144,8 +112,18 @@ def check(
                     "put a rung that keeps nodes (reservation, on-demand) first, or set "
                     "min_nodes: 0",
                 )
-    for problem in compute_class(spec, cluster, ladder).problems():
+    # Imported here: cel-python takes a third of a second to import, and only ladders need it.
+    from gpuplat import crds
+
+    cls = compute_class(spec, cluster, ladder)
+    for problem in cls.problems():
         yield loc.error((*base, "capacity"), f"the ComputeClass would be wrong: {problem}")
+    for finding in crds.check_object(cls.manifest(), crds.Result()):
+        yield loc.error(
+            (*base, "capacity"),
+            f"GKE would refuse the ComputeClass {cls.name}: {finding}",
+            "this is a gpuplat defect: please report it with the spec",
+        )
 
 
 def _floor(
