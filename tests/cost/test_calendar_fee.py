@@ -56,6 +56,9 @@ def test_cost_report_names_the_extended_tier(tmp_path: Path) -> None:
     text = json.dumps(json.loads(done.stdout))
     assert '"usd_per_hour": 0.6' in text
     assert "extended tier" in text
+    table = run("cost", "dev", cwd=folder).stdout
+    assert "cluster fee (extended)" in table
+    assert "$438.00" in table  # 0.60 x 730 h
 
 
 def test_a_planned_cluster_in_extended_support_costs_the_extended_fee() -> None:
@@ -79,3 +82,16 @@ def test_a_planned_cluster_in_extended_support_costs_the_extended_fee() -> None:
     assert hours["1.33"] is not None and hours["1.35"] is not None
     assert hours["1.33"].floor_after.usd_per_hour == pytest.approx(EXTENDED)
     assert hours["1.35"].floor_after.usd_per_hour == pytest.approx(STANDARD)
+
+
+def test_gke_extended_channel_fee_is_unknown_while_in_extended_support(tmp_path: Path) -> None:
+    channel = "      release_channel: REGULAR\n"
+    folder = project(
+        tmp_path, ((channel, '      release_channel: EXTENDED\n      version: "1.33"\n'),)
+    )
+    spec = load_project(folder).envs["dev"].spec
+    extended = estimate("dev", spec, date(2026, 12, 2)).clusters[0].fee
+    assert extended.usd_per_hour is None
+    assert extended.unknown is not None and "extended tier" in extended.unknown
+    standard = estimate("dev", spec, date(2026, 8, 2)).clusters[0].fee
+    assert standard.usd_per_hour == STANDARD

@@ -94,6 +94,9 @@ class ClusterCost:
     fee: Rate
     system: SystemPoolCost
     pools: tuple[PoolCost, ...]
+    fee_tier: str | None = None
+    """The fee's tier when it is not the default one (``extended``: the minor is in extended
+    support on the day priced)."""
 
     def gpu(self, level: LevelName) -> Level:
         return _sum(p.at(level) for p in self.pools)
@@ -161,15 +164,17 @@ def estimate(name: str, spec: Spec, today: date | None = None) -> EnvCost:
         system = SystemPoolCost(
             machine, rate, cluster.system_pool.min_nodes, cluster.system_pool.max_nodes
         )
+        tier = target(cluster.cloud).fee_tier(cluster, on)
         clusters.append(
             ClusterCost(
                 cluster.name,
                 cluster.cloud,
                 cluster.region,
                 ("clusters", i),
-                cluster_fee_rate(cluster.cloud, target(cluster.cloud).fee_tier(cluster, on)),
+                cluster_fee_rate(cluster.cloud, tier),
                 system,
                 tuple(pools),
+                tier,
             )
         )
     env = next((e for e in spec.environments if e.name == name), None)

@@ -17,7 +17,7 @@ from gpuplat import catalog
 from gpuplat.catalog import ChartPin, Cloud, Support
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, Spec
+from gpuplat.spec.model import Cluster
 from gpuplat.spec.resolve import version_tuple
 
 
@@ -37,7 +37,6 @@ class CalendarHooks:
 
     def check_calendar(
         self,
-        spec: Spec,
         cluster: Cluster,
         base: KeyPath,
         loc: Locator,

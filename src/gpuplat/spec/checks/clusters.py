@@ -27,7 +27,7 @@ def calendar(spec: Spec, loc: Locator, today: date) -> Iterator[Diagnostic]:
     for i, cluster in enumerate(spec.clusters):
         charts = plan_addons(spec, cluster).charts()
         yield from target(cluster.cloud).check_calendar(
-            spec, cluster, ("clusters", i), loc, today, charts
+            cluster, ("clusters", i), loc, today, charts
         )
 
 

@@ -109,7 +109,6 @@ class AKS(Target):
 
     def check_calendar(
         self,
-        spec: Spec,
         cluster: Cluster,
         base: KeyPath,
         loc: Locator,

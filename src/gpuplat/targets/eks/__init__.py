@@ -116,7 +116,6 @@ class EKS(Target):
 
     def check_calendar(
         self,
-        spec: Spec,
         cluster: Cluster,
         base: KeyPath,
         loc: Locator,

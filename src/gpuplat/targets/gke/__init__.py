@@ -117,7 +117,6 @@ class GKE(Target):
 
     def check_calendar(
         self,
-        spec: Spec,
         cluster: Cluster,
         base: KeyPath,
         loc: Locator,
