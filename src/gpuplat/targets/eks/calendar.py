@@ -77,8 +77,9 @@ def _efa_chart(
             for k, name in enumerate(pool.extra_machine_types)
         ]
         for path, itype in types:
-            if lines.lists(pin.version, itype):
-                continue
+            shape = catalog.shape("eks", itype)
+            if lines.lists(pin.version, itype) or (shape is not None and not shape.efa):
+                continue  # a type without EFA is the EFA check's error
             first = lines.instance_types.get(itype)
             yield loc.warning(
                 path,
