@@ -59,9 +59,17 @@ class AddonsPlan:
     and the cloud's own, such as AKS's on spot nodes): the GPU daemonsets tolerate them all."""
     efa_device_plugin: bool = False
     """A pool has EFA interfaces: the EFA device plugin advertises them."""
+    kubernetes_minor: str | None = None
+    """The minor the control plane runs, where the spec or gpuplat names it."""
 
     def charts(self) -> dict[str, ChartPin]:
-        """Pins of every chart this plan installs, by component name."""
+        """Pins of every chart this plan installs, by component name.
+
+        A chart whose pinned release does not cover the cluster's Kubernetes minor (the
+        cluster autoscaler: each release is built for one minor) is pinned at the newest
+        release that does, where the chart calendar has one; at the catalog's pin otherwise,
+        which the checks warn about.
+        """
         names: list[str] = []
         if self.device_plugin == "nvidia-device-plugin" and self.plugin_pools:
             names.append("nvidia-device-plugin")
@@ -83,7 +91,17 @@ class AddonsPlan:
             names.append("leaderworkerset")
         if self.cluster_autoscaler:
             names.append("cluster-autoscaler")
-        return {name: catalog.chart(name) for name in names}
+        return {name: self._pin(name) for name in names}
+
+    def _pin(self, name: str) -> ChartPin:
+        pin = catalog.chart(name)
+        lines = catalog.chart_support(name)
+        pinned = lines.release(pin.version) if lines is not None else None
+        minor = self.kubernetes_minor
+        if lines is None or pinned is None or minor is None or pinned.covers(minor) is not False:
+            return pin
+        fitting = lines.newest_for(minor)
+        return pin if fitting is None else pin.model_copy(update={"version": fitting.version})
 
 
 def config_name(pool: NodePool) -> str:
@@ -127,6 +145,7 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         plugin_pools=tuple(p.name for p in cluster.node_pools if not cloud.own_device_plugin(p)),
         pool_tolerations=pool_tolerations(cluster),
         efa_device_plugin=any(p.efa for p in cluster.node_pools),
+        kubernetes_minor=cloud.kubernetes_minor(cluster),
     )
 
 

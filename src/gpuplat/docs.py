@@ -1,5 +1,5 @@
 """Generated documentation: the spec reference, the exit codes, the default example's picture
-and cost, and the DaemonSets counted on GPU nodes, kept in the README.
+and cost, the DaemonSets counted on GPU nodes and the support calendar, kept in the README.
 
 ``python -m gpuplat.docs`` rewrites the marked sections of README.md; ``--check`` exits non-zero
 when they are stale, which is how CI keeps the docs from drifting away from the models.
@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
+from gpuplat.catalog.chartlines import ChartRelease, ChartSupport, version_key
 from gpuplat.errors import ExitCode
 from gpuplat.spec.model import Spec
 
@@ -123,12 +124,67 @@ def node_daemonsets() -> str:
     return "\n".join(lines) + "\n"
 
 
+def support_calendar() -> str:
+    """The support calendar and the chart support data as Markdown tables."""
+    from gpuplat import catalog
+
+    lines = [
+        "| cloud | minor | created from | end of standard support | end of extended support "
+        "| source | unverified |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for cloud in catalog.CLOUDS:
+        for row in catalog.cloud_calendar(cloud).minors:
+            unverified = ", ".join(row.unverified_fields) or ("yes" if row.unverified else "")
+            cells = (row.available, row.end_of_standard, row.end_of_extended)
+            dates = " | ".join(c or "not read" for c in cells)
+            lines.append(
+                f"| {cloud.upper()} | {row.minor} | {dates} | {', '.join(row.source)} "
+                f"| {unverified} |"
+            )
+    lines += ["", "| chart | release | published | covers |", "| --- | --- | --- | --- |"]
+    for chart in catalog.chart_supports():
+        pin = catalog.chart(chart.name).version
+        for release in _shown(chart, pin):
+            mark = " (pin)" if release.version == pin else ""
+            lines.append(
+                f"| {chart.chart} | {release.version}{mark} | {release.released or 'not read'} "
+                f"| {_covers(chart, release)} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _shown(chart: ChartSupport, pin: str) -> list[ChartRelease]:
+    """The pinned release and the newest of every Kubernetes window, newest first."""
+    best: dict[tuple[str, str], ChartRelease] = {}
+    for release in chart.releases:
+        if release.kubernetes is not None:
+            known = best.get(release.kubernetes)
+            if known is None or version_key(release.version) > version_key(known.version):
+                best[release.kubernetes] = release
+    shown = {pin, *(r.version for r in best.values())}
+    picked = [r for r in chart.releases if r.version in shown]
+    return sorted(picked, key=lambda r: version_key(r.version), reverse=True)
+
+
+def _covers(chart: ChartSupport, release: ChartRelease) -> str:
+    if chart.instance_types:
+        listed = sorted(t for t in chart.instance_types if chart.lists(release.version, t))
+        newest = ", ".join(t for t in listed if t.startswith(("p5en", "p6")))
+        return f"{len(listed)} GPU instance types, among them {newest}"
+    if release.kubernetes is None:
+        return "not stated"
+    low, high = release.kubernetes
+    return f"Kubernetes {low}" + (f" to {high}" if high != low else "")
+
+
 SECTIONS = {
     "spec-reference": spec_reference,
     "exit-codes": exit_codes,
     "default-picture": default_picture,
     "default-cost": default_cost,
     "node-daemonsets": node_daemonsets,
+    "support-calendar": support_calendar,
 }
 
 

@@ -27,8 +27,8 @@ VARIANT_PATCHES = (
     # runs its own device plugin, which the GPU Operator below would double: its user data is
     # planned in test_node_group_plan.py.)
     (
-        '    kubernetes:\n      version: "1.34"\n',
-        '    kubernetes:\n      version: "1.33"\n    aws:\n'
+        '    kubernetes:\n      version: "1.35"\n',
+        '    kubernetes:\n      version: "1.35"\n    aws:\n'
         "      admins: [arn:aws:iam::123456789012:role/platform-admins]\n"
         "      kms_key_arn: arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef\n"
         "      ssm_access: true\n",

@@ -95,7 +95,7 @@ def moto() -> Iterator[MotoServer]:
 
 def patches(endpoint: str) -> tuple[tuple[str, str], ...]:
     """The example, with every AWS API and the dev state backend at ``endpoint``."""
-    version = '    kubernetes:\n      version: "1.34"\n'
+    version = '    kubernetes:\n      version: "1.35"\n'
     backend = f"      bucket: {BUCKET}\n      region: us-east-1\n  - name: prod\n"
     return (
         (version, f"{version}    aws:\n      endpoint: {endpoint}\n"),
@@ -217,14 +217,14 @@ def test_example_infra_applies_replans_and_destroys_on_moto(
     # What the APIs were asked for.
     eks = moto.client("eks")
     cluster = eks.describe_cluster(name=CLUSTER)["cluster"]
-    assert cluster["version"] == "1.34"
+    assert cluster["version"] == "1.35"
     assert cluster["resourcesVpcConfig"]["endpointPrivateAccess"] is True
     assert sorted(eks.list_nodegroups(clusterName=CLUSTER)["nodegroups"]) == ["l4-shared", "system"]
     group = eks.describe_nodegroup(clusterName=CLUSTER, nodegroupName="l4-shared")["nodegroup"]
     assert group["capacityType"] == "SPOT"
     assert group["amiType"] == "AL2023_x86_64_NVIDIA"
     assert group["instanceTypes"] == ["g6.xlarge"]
-    assert group["version"] == "1.34"
+    assert group["version"] == "1.35"
     assert group["scalingConfig"] == {"minSize": 0, "maxSize": 2, "desiredSize": 0}
     assert group["taints"] == [
         {"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}

@@ -9,7 +9,7 @@ from tests.support.cli import run
 DRA_CLUSTER_PATCH = (
     (
         "    kubernetes:\n      release_channel: REGULAR\n",
-        '    kubernetes:\n      release_channel: RAPID\n      version: "1.34"\n',
+        '    kubernetes:\n      release_channel: RAPID\n      version: "1.35"\n',
     ),
     (
         "        driver:\n          install: managed\n          version: LATEST\n",
@@ -59,7 +59,7 @@ GKE_LADDER_PATCH = (
         "          - flex-start: {max_run_duration: 2d}\n"
         "          - spot\n",
     ),
-    ("      release_channel: REGULAR\n", '      release_channel: REGULAR\n      version: "1.33"\n'),
+    ("      release_channel: REGULAR\n", '      release_channel: REGULAR\n      version: "1.35"\n'),
 )
 """The example's pool as a capacity ladder: reservation, on-demand, flex-start, spot."""
 

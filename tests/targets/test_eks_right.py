@@ -205,8 +205,8 @@ def test_spot_pool_passes_its_equivalent_types_and_ssm_is_a_choice(tmp_path: Pat
         (
             (POOL_BLOCK, POOL_BLOCK + "        extra_machine_types: [g6.2xlarge, g6.4xlarge]\n"),
             (
-                '    kubernetes:\n      version: "1.34"\n',
-                '    kubernetes:\n      version: "1.34"\n    aws:\n      ssm_access: true\n',
+                '    kubernetes:\n      version: "1.35"\n',
+                '    kubernetes:\n      version: "1.35"\n    aws:\n      ssm_access: true\n',
             ),
         ),
         example="eks-l4-vllm",

@@ -101,7 +101,7 @@ def test_example_cluster_new_vpc_and_defaults(tmp_path: Path) -> None:
     assert isinstance(net, dict)
     assert raw_text(net["vpc_id"]) == "module.network_inference-use1.vpc_id"
     assert raw_text(net["subnet_ids"]) == "module.network_inference-use1.private_subnet_ids"
-    assert cargs["kubernetes_version"] == "1.34"
+    assert cargs["kubernetes_version"] == "1.35"
     assert cargs["endpoint"] == {"public": True, "public_cidrs": ["0.0.0.0/0"]}
     assert cargs["system_pool"] == {
         "instance_type": "m6i.large",
@@ -245,15 +245,15 @@ def test_aws_block_reaches_the_cluster_module(tmp_path: Path) -> None:
         "    aws:\n      admins: [arn:aws:iam::123456789012:role/platform-admins]\n"
         "      kms_key_arn: arn:aws:kms:us-east-1:123456789012:key/abcd-1234\n"
     )
-    envs = load(tmp_path, (('      version: "1.34"\n', '      version: "1.33"\n' + aws),))
+    envs = load(tmp_path, (('      version: "1.35"\n', '      version: "1.36"\n' + aws),))
     cargs = args(cluster(envs["dev"]))
     assert cargs["admins"] == ["arn:aws:iam::123456789012:role/platform-admins"]
     assert cargs["secrets_kms_key_arn"] == "arn:aws:kms:us-east-1:123456789012:key/abcd-1234"
-    assert cargs["kubernetes_version"] == "1.33"
+    assert cargs["kubernetes_version"] == "1.36"
 
 
 def test_default_kubernetes_version_is_explicit_in_the_root(tmp_path: Path) -> None:
-    envs = load(tmp_path, (('    kubernetes:\n      version: "1.34"\n', ""),))
+    envs = load(tmp_path, (('    kubernetes:\n      version: "1.35"\n', ""),))
     assert args(cluster(envs["dev"]))["kubernetes_version"] == eks.DEFAULT_KUBERNETES_VERSION
 
 
@@ -277,7 +277,7 @@ def test_emulator_endpoint_serves_every_service_and_drops_the_account_pin(
     tmp_path: Path,
 ) -> None:
     aws = '    aws:\n      account_id: "123456789012"\n      endpoint: http://localhost:4566\n'
-    envs = load(tmp_path, (('      version: "1.34"\n', '      version: "1.34"\n' + aws),))
+    envs = load(tmp_path, (('      version: "1.35"\n', '      version: "1.35"\n' + aws),))
     view = eks.AwsProvider.of(envs["dev"].spec.clusters[0]).view({})
     assert view["allowed_account_ids"] is None
     assert view["endpoints"] == dict.fromkeys(eks.AWS_SERVICES, "http://localhost:4566")
@@ -291,7 +291,7 @@ def test_emulator_endpoint_serves_every_service_and_drops_the_account_pin(
 
 def test_account_pin_without_endpoint(tmp_path: Path) -> None:
     aws = '    aws:\n      account_id: "012345678901"\n'
-    envs = load(tmp_path, (('      version: "1.34"\n', '      version: "1.34"\n' + aws),))
+    envs = load(tmp_path, (('      version: "1.35"\n', '      version: "1.35"\n' + aws),))
     text = render_root(envs["dev"], envs["dev"].spec.clusters[0], "infra")[1]["providers.tf"]
     assert 'allowed_account_ids = ["012345678901"]' in text
 

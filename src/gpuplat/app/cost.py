@@ -63,7 +63,7 @@ def cost_project(
             file cannot be written.
     """
     project = load_project(root, envs)
-    costs = tuple(estimate(name, env.spec) for name, env in project.envs.items())
+    costs = tuple(estimate(name, env.spec, project.today) for name, env in project.envs.items())
     found = {
         name: stranded(env.spec, cost)
         for (name, env), cost in zip(project.envs.items(), costs, strict=True)

@@ -31,7 +31,10 @@ def graph_project(root: Path, env: str | None, fmt: Format) -> bytes:
     """
     project = load_project(root, [env] if env else [])
     boxes = picture(
-        [(name, loaded.spec, estimate(name, loaded.spec)) for name, loaded in project.envs.items()]
+        [
+            (name, loaded.spec, estimate(name, loaded.spec, project.today))
+            for name, loaded in project.envs.items()
+        ]
     )
     if fmt == "mermaid":
         return mermaid(boxes).encode()

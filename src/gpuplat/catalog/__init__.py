@@ -12,12 +12,33 @@ requests and the features that make it run) and the margin left unclaimed there 
 Prices beyond a shape's own (cluster fees, how each capacity type is billed, system-pool
 shapes) come from ``pricing.yaml``; an unknown figure is None with the reason beside it.
 
+The support calendar (``calendar.yaml``: when each cloud creates and supports a Kubernetes
+minor) and what each chart version supports (``chart_support.yaml``) take the day as an
+argument; the catalog never reads the clock.
+
 Lookups that may legitimately miss (``gpu_model``, ``shape``, ``gke_accelerator``) return
 None; use :func:`close_matches` for "did you mean" hints. Lookups of names the code itself
 chooses (``chart``, ``feature_floor``, ``feature_limit``, ``source``) raise
 :class:`UnknownNameError`.
 """
 
+from gpuplat.catalog.calendar import (
+    CloudCalendar,
+    Phase,
+    Support,
+    SupportWindow,
+    calendar_as_of,
+    cloud_calendar,
+    minor_key,
+    support,
+    support_window,
+)
+from gpuplat.catalog.chartlines import (
+    ChartRelease,
+    ChartSupport,
+    chart_support,
+    chart_supports,
+)
 from gpuplat.catalog.daemonsets import (
     ContainerRequests,
     Feature,
@@ -91,7 +112,10 @@ __all__ = [
     "CapacityBilling",
     "CatalogDataError",
     "ChartPin",
+    "ChartRelease",
+    "ChartSupport",
     "Cloud",
+    "CloudCalendar",
     "ClusterFee",
     "ContainerRequests",
     "CpuArch",
@@ -105,20 +129,27 @@ __all__ = [
     "NodeDaemonSet",
     "NodeLabel",
     "NodeMargin",
+    "Phase",
     "Price",
     "Shape",
     "Source",
+    "Support",
+    "SupportWindow",
     "SystemShape",
     "UnknownNameError",
     "aks_gpu_driver_values",
     "aks_gpu_instance",
     "aks_mig_profiles",
     "azure_region_zones",
+    "calendar_as_of",
     "capacity_billing",
     "catalog_as_of",
     "chart",
+    "chart_support",
+    "chart_supports",
     "charts",
     "close_matches",
+    "cloud_calendar",
     "cluster_fee",
     "cluster_fees",
     "feature_floor",
@@ -133,6 +164,7 @@ __all__ = [
     "gpu_models",
     "mig_exposure",
     "mig_profiles",
+    "minor_key",
     "no_mig_gpus",
     "node_daemonsets",
     "node_labels",
@@ -141,5 +173,7 @@ __all__ = [
     "shapes",
     "source",
     "sources",
+    "support",
+    "support_window",
     "system_shape",
 ]

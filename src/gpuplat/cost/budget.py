@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from gpuplat.cost.estimate import estimate
 from gpuplat.cost.money import month
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
@@ -9,7 +11,7 @@ from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Spec
 
 
-def check(spec: Spec, env_name: str, locator: Locator) -> list[Diagnostic]:
+def check(spec: Spec, env_name: str, locator: Locator, today: date) -> list[Diagnostic]:
     """Warn when an environment's GPU ceiling costs more than its budget.
 
     The warning points at the budget; the pools that drive the ceiling (dearest first) are
@@ -20,6 +22,7 @@ def check(spec: Spec, env_name: str, locator: Locator) -> list[Diagnostic]:
         spec: The environment's merged spec.
         env_name: The environment being loaded.
         locator: Maps key paths of the merged tree to where they were written.
+        today: The day the environment is priced on.
 
     Returns:
         Zero or one warning.
@@ -31,7 +34,7 @@ def check(spec: Spec, env_name: str, locator: Locator) -> list[Diagnostic]:
     if env.budget is None:
         return []
     budget = env.budget.gpu_monthly_usd
-    cost = estimate(env_name, spec)
+    cost = estimate(env_name, spec, today)
     ceiling = cost.gpu("ceiling").cost
     if month(ceiling.usd_per_hour) <= budget:
         return []

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 from typing import Literal
 
+from gpuplat import clock
 from gpuplat.cost.money import Amount, per_node, total
 from gpuplat.cost.placement import pack
 from gpuplat.cost.rates import Rate, capacity_label, cluster_fee_rate, pool_rungs, system_rate
@@ -23,7 +25,7 @@ from gpuplat.spec.diagnostics import KeyPath
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.spec.roles import bounds
-from gpuplat.targets import pool_node_bounds
+from gpuplat.targets import pool_node_bounds, target
 
 LevelName = Literal["floor", "expected", "ceiling"]
 LEVELS: tuple[LevelName, ...] = ("floor", "expected", "ceiling")
@@ -92,6 +94,9 @@ class ClusterCost:
     fee: Rate
     system: SystemPoolCost
     pools: tuple[PoolCost, ...]
+    fee_tier: str | None = None
+    """The fee's tier when it is not the default one (``extended``: the minor is in extended
+    support on the day priced)."""
 
     def gpu(self, level: LevelName) -> Level:
         return _sum(p.at(level) for p in self.pools)
@@ -134,16 +139,19 @@ def _sum(levels: Iterable[Level]) -> Level:
     return out
 
 
-def estimate(name: str, spec: Spec) -> EnvCost:
+def estimate(name: str, spec: Spec, today: date | None = None) -> EnvCost:
     """Price one environment's spec.
 
     Args:
         name: The environment's name.
         spec: Its merged, validated spec.
+        today: The day to price the clusters' fees on (a minor in extended support costs
+            more); None for :func:`gpuplat.clock.today`.
 
     Returns:
         The cost of every cluster and pool at the floor, expected and ceiling levels.
     """
+    on = today if today is not None else clock.today()
     expected = pack(spec, lambda w, cluster: bounds(w, cluster).low)
     clusters = []
     for i, cluster in enumerate(spec.clusters):
@@ -156,15 +164,17 @@ def estimate(name: str, spec: Spec) -> EnvCost:
         system = SystemPoolCost(
             machine, rate, cluster.system_pool.min_nodes, cluster.system_pool.max_nodes
         )
+        tier = target(cluster.cloud).fee_tier(cluster, on)
         clusters.append(
             ClusterCost(
                 cluster.name,
                 cluster.cloud,
                 cluster.region,
                 ("clusters", i),
-                cluster_fee_rate(cluster.cloud),
+                cluster_fee_rate(cluster.cloud, tier),
                 system,
                 tuple(pools),
+                tier,
             )
         )
     env = next((e for e in spec.environments if e.name == name), None)

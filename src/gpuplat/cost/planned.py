@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 
+from gpuplat import clock
 from gpuplat.addresses import Element, element_of
 from gpuplat.catalog import Cloud
 from gpuplat.cost.money import Amount, per_node
@@ -58,7 +60,10 @@ class CostDelta:
 
 
 def cost_delta(
-    plan: Plan, table: Mapping[str, Element], regions: Mapping[str, str] | None = None
+    plan: Plan,
+    table: Mapping[str, Element],
+    regions: Mapping[str, str] | None = None,
+    today: date | None = None,
 ) -> CostDelta | None:
     """The cost of a plan's node pools and clusters before and after it, or None if it has none.
 
@@ -67,6 +72,8 @@ def cost_delta(
         table: Module labels -> spec elements (which cluster a pool belongs to).
         regions: Cluster name -> region, from the spec; a GKE pool's own location is used
             where a cluster is not named here.
+        today: The day the cluster fees are priced on (a minor in extended support costs
+            more); None for :func:`gpuplat.clock.today`.
 
     Returns:
         The delta, or None when the plan holds no node pool or cluster.
@@ -75,6 +82,7 @@ def cost_delta(
     at once. A ladder's ceiling is its dearest rung at the cap, not the sum of its rungs (a rung
     of unknown price makes it a lower bound, as everywhere).
     """
+    on = today if today is not None else clock.today()
     sums = [Amount(), Amount(), Amount(), Amount()]
     ladders: dict[tuple[int, str], Amount] = {}
     seen = False
@@ -88,7 +96,7 @@ def cost_delta(
             if not isinstance(values, dict) or (slot == 1 and change.action is Action.DELETE):
                 continue
             if change.type == cloud.cluster_resource:
-                fee = _fee(cloud.cloud)
+                fee = _fee(cloud.cloud, cloud.planned_fee_tier(values, on))
                 sums[slot] = sums[slot] + fee
                 sums[slot + 2] = sums[slot + 2] + fee
                 # AKS keeps its system (default) node pool inside the cluster resource.
@@ -122,8 +130,8 @@ def _dearest(known: Amount | None, other: Amount) -> Amount:
     return Amount(dearer, tuple(dict.fromkeys((*known.unknown, *other.unknown))))
 
 
-def _fee(cloud: Cloud) -> Amount:
-    rate = cluster_fee_rate(cloud)
+def _fee(cloud: Cloud, tier: str | None) -> Amount:
+    rate = cluster_fee_rate(cloud, tier)
     return per_node(rate.usd_per_hour, rate.unknown, 1)
 
 

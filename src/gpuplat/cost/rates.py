@@ -180,11 +180,13 @@ def system_rate(cluster: Cluster) -> tuple[str, Rate]:
     return name, shape_rate(cluster.cloud, name, "on-demand", cluster.region)
 
 
-def cluster_fee_rate(cloud: Cloud) -> Rate:
-    """The hourly control-plane fee of a cluster in the tier gpuplat renders it with."""
-    fee = catalog.cluster_fee(cloud)
+def cluster_fee_rate(cloud: Cloud, tier: str | None = None) -> Rate:
+    """The hourly control-plane fee of a cluster: in the tier gpuplat renders it with, or in
+    ``tier`` (e.g. ``extended`` while its Kubernetes minor is in extended support)."""
+    fee = catalog.cluster_fee(cloud, tier)
     if fee is None:
-        return Rate("fee", None, unknown=f"no {cloud} cluster fee in the catalog")
+        which = f"{tier} " if tier else ""
+        return Rate("fee", None, unknown=f"no {cloud} {which}cluster fee in the catalog")
     return Rate(
         "fee",
         fee.usd_per_hour,

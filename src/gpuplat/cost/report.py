@@ -170,7 +170,8 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                 ]
             )
             fee = cluster.fee_amount()
-            rows.append(["  cluster fee", "", "", "", "", *(fee.text() for _ in LEVELS)])
+            label = f"  cluster fee ({cluster.fee_tier})" if cluster.fee_tier else "  cluster fee"
+            rows.append([label, "", "", "", "", *(fee.text() for _ in LEVELS)])
             for level in LEVELS:
                 unknown.update(dict.fromkeys(cluster.total(level).unknown))
         gpu = [env.gpu(level) for level in LEVELS]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import date
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from gpuplat import clock
 from gpuplat.errors import ExitCode, GpuplatError, SpecError
 from gpuplat.spec.convert import diagnostics_from, without_bad_values
 from gpuplat.spec.diagnostics import Diagnostic, Mark, Severity, sort_diagnostics
@@ -51,6 +53,8 @@ class Project:
     envs: dict[str, EnvSpec]
     warnings: list[Diagnostic] = field(default_factory=list)
     all_envs: tuple[str, ...] = ()
+    today: date = field(default_factory=date.today)
+    """The day the support calendar was read for (:func:`gpuplat.clock.today` unless given)."""
 
 
 def overlay_path(env_name: str, declared: str | None) -> str:
@@ -58,13 +62,17 @@ def overlay_path(env_name: str, declared: str | None) -> str:
     return declared or f"envs/{env_name}.yaml"
 
 
-def load_project(root: Path, envs: Sequence[str] = (), *, strict: bool = False) -> Project:
+def load_project(
+    root: Path, envs: Sequence[str] = (), *, strict: bool = False, today: date | None = None
+) -> Project:
     """Load and check the spec in ``root`` for the named environments (default: all).
 
     Args:
         root: Project folder holding gpuplat.yaml.
         envs: Environments to load; empty means every declared environment.
         strict: Treat warnings as errors.
+        today: The day to judge the clusters' Kubernetes minors and charts by (the support
+            calendar); None for :func:`gpuplat.clock.today`.
 
     Returns:
         The validated environments and any warnings.
@@ -73,6 +81,7 @@ def load_project(root: Path, envs: Sequence[str] = (), *, strict: bool = False) 
         SpecError: Any error (or, with ``strict``, any warning), all of them at once.
         GpuplatError: There is no spec in ``root``.
     """
+    on = today if today is not None else clock.today()
     spec_path = root / SPEC_FILE
     if not spec_path.is_file():
         raise GpuplatError(
@@ -100,7 +109,7 @@ def load_project(root: Path, envs: Sequence[str] = (), *, strict: bool = False) 
         # No usable environments list: validate the base alone so its errors are reported.
         diags.extend(_validate(base.root, {SPEC_FILE: 0})[1])
     for name in selected:
-        env_spec, env_diags = _load_env(root, base.root, name, declared[name])
+        env_spec, env_diags = _load_env(root, base.root, name, declared[name], on)
         diags.extend(replace(d, envs=(name,)) for d in env_diags)
         if env_spec is not None:
             loaded[name] = env_spec
@@ -109,7 +118,7 @@ def load_project(root: Path, envs: Sequence[str] = (), *, strict: bool = False) 
     if errors:
         raise _spec_error(ordered)
     warnings = [d for d in ordered if d.severity is Severity.WARNING]
-    return Project(root, loaded, warnings, tuple(declared))
+    return Project(root, loaded, warnings, tuple(declared), on)
 
 
 def _declared_envs(root: Node) -> dict[str, str | None]:
@@ -162,7 +171,7 @@ def _stray_overlays(root: Path, declared: dict[str, str | None]) -> list[Diagnos
 
 
 def _load_env(
-    root: Path, base: Node, name: str, declared_overlay: str | None
+    root: Path, base: Node, name: str, declared_overlay: str | None, today: date
 ) -> tuple[EnvSpec | None, list[Diagnostic]]:
     rel = overlay_path(name, declared_overlay)
     ranks = {SPEC_FILE: 0, rel: 1}
@@ -218,12 +227,12 @@ def _load_env(
     from gpuplat.spec.checks import run_checks
 
     if spec is not None:
-        diags.extend(run_checks(spec, Locator(tree, ranks)))
+        diags.extend(run_checks(spec, Locator(tree, ranks), today))
     if spec is not None and not repaired and not any(d.is_error for d in diags):
         # Prices are only meaningful for a spec without errors.
         from gpuplat.cost.budget import check as check_budget
 
-        diags.extend(check_budget(spec, name, Locator(tree, ranks)))
+        diags.extend(check_budget(spec, name, Locator(tree, ranks), today))
     if spec is None or repaired:
         return None, diags
     env = next(e for e in spec.environments if e.name == name)

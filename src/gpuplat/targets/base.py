@@ -24,6 +24,7 @@ from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.support import CalendarHooks
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -105,8 +106,9 @@ SYSTEM_GROUP = "<system>"
 """How :attr:`LadderPlatform.priorities` names a cluster's system node group."""
 
 
-class Target:
-    """One cloud. Subclasses set the class attributes and override the hooks they need."""
+class Target(CalendarHooks):
+    """One cloud. Subclasses set the class attributes and override the hooks they need (the
+    support calendar's in :class:`~gpuplat.targets.support.CalendarHooks`)."""
 
     cloud: ClassVar[catalog.Cloud]
     title: ClassVar[str]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from gpuplat.spec.checks import clusters, environments, names, pools, settings, workloads
 from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.spec.locate import Locator
@@ -10,8 +12,11 @@ from gpuplat.spec.model import Spec
 _CHECKS = (names.check, environments.check, settings.check, clusters.check, pools.check)
 
 
-def run_checks(spec: Spec, locator: Locator) -> list[Diagnostic]:
+def run_checks(spec: Spec, locator: Locator, today: date) -> list[Diagnostic]:
     """Run every check on a validated spec; return every problem found, unsorted.
+
+    ``today`` is the day the support calendar is read for (a minor past its cloud's support,
+    a cluster in extended support).
 
     Workload checks skip pools that already have an error: arithmetic on a pool with an
     unknown shape or an invalid MIG profile would only repeat the same problem in other words.
@@ -19,6 +24,7 @@ def run_checks(spec: Spec, locator: Locator) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for check in _CHECKS:
         out.extend(check(spec, locator))
+    out.extend(clusters.calendar(spec, locator, today))
     broken: set[tuple[str, str]] = set()
     for diag in out:
         path = diag.path

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterator
+from datetime import date
 
 from gpuplat import catalog
+from gpuplat.addons import plan_addons
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, Spec
@@ -17,6 +19,16 @@ from gpuplat.targets import device_plugin, target
 def check(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
     for i, cluster in enumerate(spec.clusters):
         yield from _cluster(spec, cluster, ("clusters", i), loc)
+
+
+def calendar(spec: Spec, loc: Locator, today: date) -> Iterator[Diagnostic]:
+    """Each cluster and the charts its add-on plan installs against its cloud's support
+    calendar on ``today`` (its target's checks)."""
+    for i, cluster in enumerate(spec.clusters):
+        charts = plan_addons(spec, cluster).charts()
+        yield from target(cluster.cloud).check_calendar(
+            cluster, ("clusters", i), loc, today, charts
+        )
 
 
 def _cluster(spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:

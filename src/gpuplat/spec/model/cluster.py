@@ -221,8 +221,8 @@ class KubernetesVersion(SpecModel):
 
     version: str | None = Field(
         None,
-        description='Minimum control-plane version, e.g. "1.34" (quote it: 1.30 unquoted is '
-        "the number 1.3).",
+        description='Minimum control-plane version, e.g. "1.35" (quote it: 1.30 unquoted is '
+        "the number 1.3). Checked against the cloud's support calendar on the day (GPUPLAT_TODAY).",
     )
     release_channel: Literal["RAPID", "REGULAR", "STABLE", "EXTENDED", "NONE"] | None = Field(
         None, description="GKE release channel. Default: REGULAR."

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from datetime import date
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from gpuplat import catalog
-from gpuplat.catalog import Shape
+from gpuplat.catalog import ChartPin, Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder, capacity_kinds
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets import expander
-from gpuplat.targets.aks import checks, infra, ladder, node
+from gpuplat.targets.aks import calendar, checks, infra, ladder, node
 from gpuplat.targets.base import (
     SYSTEM_GROUP,
     InfraPart,
@@ -104,6 +105,19 @@ class AKS(Target):
         self, spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator
     ) -> Iterator[Diagnostic]:
         return checks.cluster(cluster, self.device_plugin(spec), base, loc)
+
+    def check_calendar(
+        self,
+        cluster: Cluster,
+        base: KeyPath,
+        loc: Locator,
+        today: date,
+        charts: Mapping[str, ChartPin],
+    ) -> Iterator[Diagnostic]:
+        minor = self.kubernetes_minor(cluster)
+        if minor is None:
+            return iter(())  # AKS picks a supported default
+        return calendar.check(cluster, minor, charts, base, loc, today)
 
     def check_pool(
         self,

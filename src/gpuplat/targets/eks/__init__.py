@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from datetime import date
 from typing import TYPE_CHECKING, ClassVar
 
-from gpuplat.catalog import Shape
+from gpuplat import catalog
+from gpuplat.catalog import ChartPin, Shape
 from gpuplat.hcl.writer import Raw
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
-from gpuplat.targets import expander
+from gpuplat.targets import expander, support
 from gpuplat.targets.base import (
     InfraPart,
     KubeAuth,
@@ -22,7 +24,7 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.eks import checks, infra, ladder, node
+from gpuplat.targets.eks import calendar, checks, infra, ladder, node
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.targets.planvalues import PlannedPool
 
@@ -108,6 +110,29 @@ class EKS(Target):
     ) -> Iterator[Diagnostic]:
         return checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
 
+    def kubernetes_minor(self, cluster: Cluster) -> str:
+        return infra.kubernetes_version(cluster)
+
+    def check_calendar(
+        self,
+        cluster: Cluster,
+        base: KeyPath,
+        loc: Locator,
+        today: date,
+        charts: Mapping[str, ChartPin],
+    ) -> Iterator[Diagnostic]:
+        minor = support.minor_of(self.kubernetes_minor(cluster))
+        if minor is None:
+            return iter(())  # not a version: the version checks say so
+        return calendar.check(cluster, minor, charts, base, loc, today)
+
+    def fee_tier(self, cluster: Cluster, today: date) -> str | None:
+        return _tier(self.kubernetes_minor(cluster), today)
+
+    def planned_fee_tier(self, values: Mapping[str, object], today: date) -> str | None:
+        version = values.get("version")
+        return _tier(version, today) if isinstance(version, str) else None
+
     def cloud_pool_labels(self, pool: NodePool, plugin: ResolvedPlugin) -> dict[str, str]:
         return node.accelerator_labels(pool)
 
@@ -175,3 +200,11 @@ class EKS(Target):
             "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; in CI, assume a role through OIDC "
             "(e.g. aws-actions/configure-aws-credentials) rather than storing keys"
         )
+
+
+def _tier(version: str, today: date) -> str | None:
+    """EKS bills the extended fee while a minor is in extended support."""
+    minor = support.minor_of(version)
+    if minor is None:
+        return None
+    return "extended" if catalog.support("eks", minor, today).phase == "extended" else None

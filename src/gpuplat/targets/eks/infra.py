@@ -25,11 +25,13 @@ from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
 
-DEFAULT_KUBERNETES_VERSION = "1.34"
-"""What a cluster runs when the spec names no version (also the eks-cluster module's default).
+DEFAULT_KUBERNETES_VERSION = "1.35"
+"""What a cluster runs when the spec names no version: the newest EKS minor in standard support
+that every chart gpuplat installs on EKS covers (the support calendar's checks warn once it
+ages out).
 
 The root always passes the version, so a later gpuplat with a newer default never upgrades an
-existing cluster by itself.
+existing cluster by itself (and the eks-cluster module's own default is never used).
 """
 AWS_SERVICES = ("autoscaling", "ec2", "eks", "iam", "logs", "sts")
 """Every AWS API the EKS modules call; an ``aws.endpoint`` serves all of them."""

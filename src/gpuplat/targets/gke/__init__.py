@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from datetime import date
 from typing import TYPE_CHECKING, ClassVar
 
-from gpuplat.catalog import Shape
+from gpuplat.catalog import ChartPin, Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.locate import Locator
@@ -20,7 +21,7 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.gke import checks, infra, ladder, node
+from gpuplat.targets.gke import calendar, checks, infra, ladder, node
 from gpuplat.targets.gke.computeclass import CLASS_LABEL
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.targets.planvalues import PlannedPool
@@ -112,6 +113,22 @@ class GKE(Target):
     ) -> Iterator[Diagnostic]:
         yield from checks.cluster(cluster, base, loc)
         yield from checks.workloads(spec, cluster, loc)
+
+    def check_calendar(
+        self,
+        cluster: Cluster,
+        base: KeyPath,
+        loc: Locator,
+        today: date,
+        charts: Mapping[str, ChartPin],
+    ) -> Iterator[Diagnostic]:
+        minor = self.kubernetes_minor(cluster)
+        if minor is None:
+            return iter(())  # the channel's default, which GKE supports
+        return calendar.check(cluster, minor, charts, base, loc, today)
+
+    def fee_tier(self, cluster: Cluster, today: date) -> str | None:
+        return calendar.fee_tier(cluster, self.kubernetes_minor(cluster), today)
 
     def check_shape(
         self, cluster: Cluster, pool: NodePool, base: KeyPath, loc: Locator

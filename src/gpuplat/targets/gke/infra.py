@@ -16,6 +16,7 @@ from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.model import Cluster
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import InfraPart, Target
+from gpuplat.targets.gke import calendar
 from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 from gpuplat.webhooks import webhook_ports
@@ -48,7 +49,7 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
     """Arguments of the gke-cluster module call for one cluster."""
     assert cluster.gcp is not None  # the checks require gcp for GKE clusters
     k8s = cluster.kubernetes
-    channel = k8s.release_channel or "REGULAR"
+    channel = calendar.channel(cluster)
     network = cluster.network
     deletion_protection = (
         cluster.deletion_protection if cluster.deletion_protection is not None else env.protected

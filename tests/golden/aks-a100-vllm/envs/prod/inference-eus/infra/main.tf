@@ -8,7 +8,7 @@ module "cluster_inference-eus" {
   name                = "inference-eus"
   resource_group_name = "acme-inference-prod"
   location            = "eastus"
-  kubernetes_version  = "1.34"
+  kubernetes_version  = "1.36"
   network = {
     authorized_ip_ranges = ["203.0.113.0/24"]
     private_cluster      = false

@@ -21,7 +21,7 @@ module "cluster_inference-use1" {
   source = "../../../../modules/eks-cluster/1.1.0"
 
   name               = "inference-use1"
-  kubernetes_version = "1.34"
+  kubernetes_version = "1.35"
   network = {
     subnet_ids = module.network_inference-use1.private_subnet_ids
     vpc_id     = module.network_inference-use1.vpc_id

@@ -42,7 +42,7 @@ module "platform_inference-use1" {
     cluster-autoscaler = {
       chart      = "cluster-autoscaler"
       repository = "https://kubernetes.github.io/autoscaler"
-      version    = "9.51.0"
+      version    = "9.59.0"
     }
     dcgm-exporter = {
       chart      = "dcgm-exporter"
