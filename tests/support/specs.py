@@ -124,7 +124,7 @@ clusters:
     zones: [us-central1-a]
     kubernetes:
       release_channel: REGULAR
-      version: "1.33"
+      version: "1.35"
     gcp:
       project: acme-h200
     node_pools:
