@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas vendored-schemas conformance modules-release modules-lock fidelity wheel-test clean
+.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas vendored-schemas conformance modules-release modules-lock fidelity wheel-test upstream-check clean
 
 install: $(STAMP)
 
@@ -76,6 +76,11 @@ conformance: install
 # Build the wheel, install it in a fresh venv outside the repository, render there.
 wheel-test: install
 	$(BIN)/pytest -m wheel tests/test_wheel.py
+
+# Vendored upstream facts (CRDs) re-extracted from bare git copies of their repositories
+# ($GPUPLAT_UPSTREAM_MIRRORS/<owner>+<name>/repo) must come out byte for byte.
+upstream-check: install
+	$(BIN)/pytest -m upstream
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build
