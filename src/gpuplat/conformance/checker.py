@@ -10,6 +10,7 @@ from gpuplat.conformance.body import BodyChecker
 from gpuplat.conformance.hclread import Block, Body, HclParseError, parse_file
 from gpuplat.conformance.modules import ModuleCalls
 from gpuplat.conformance.report import CheckReport, Collector, Violation, suggest
+from gpuplat.conformance.rulecheck import RuleChecker
 from gpuplat.conformance.schema import BlockSchema, Kind, ProviderSchemas
 
 _KINDS: dict[str, Kind] = {"resource": "resource", "data": "data", "ephemeral": "ephemeral"}
@@ -47,17 +48,25 @@ def iter_tf_files(paths: Iterable[Path]) -> Iterator[Path]:
 class FileChecker:
     """Checks the top-level blocks of one file."""
 
-    def __init__(self, file: Path, schemas: ProviderSchemas, modules: ModuleCalls) -> None:
+    def __init__(
+        self,
+        file: Path,
+        schemas: ProviderSchemas,
+        modules: ModuleCalls,
+        rules: RuleChecker | None = None,
+    ) -> None:
         """Prepare to check a file.
 
         Args:
             file: The .tf file.
             schemas: The provider schemas.
             modules: The shared module-call checker (caches child modules).
+            rules: The provider rules to apply to resource and data blocks, if any.
         """
         self.file = file
         self.schemas = schemas
         self.modules = modules
+        self.rules = rules
         self.out = Collector(file)
         self.blocks = 0
 
@@ -125,6 +134,8 @@ class FileChecker:
             )
         checker = BodyChecker(self.out, address)
         checker.check(body, found[1], block.line, meta=meta)
+        if self.rules is not None:
+            self.rules.check(self.out, found[0], f"{kind}.{type_name}", address, body, block.line)
         lifecycle = builtin.RESOURCE_LIFECYCLE if kind == "resource" else builtin.DATA_LIFECYCLE
         self._meta_blocks(checker, body, "lifecycle", lifecycle)
         if kind == "resource":
@@ -262,12 +273,15 @@ class FileChecker:
                 )
 
 
-def check(paths: Iterable[Path], schemas: ProviderSchemas) -> CheckReport:
+def check(
+    paths: Iterable[Path], schemas: ProviderSchemas, rules: RuleChecker | None = None
+) -> CheckReport:
     """Check every .tf file under ``paths``.
 
     Args:
         paths: Files and directories (searched recursively).
         schemas: The provider schemas.
+        rules: Provider rules to apply as well (see :mod:`gpuplat.conformance.rulecheck`).
 
     Returns:
         Violations, notes and what was covered.
@@ -280,12 +294,13 @@ def check(paths: Iterable[Path], schemas: ProviderSchemas) -> CheckReport:
     notes: list[Violation] = []
     files = blocks = 0
     for path in iter_tf_files(paths):
-        checker = FileChecker(path, schemas, modules)
+        checker = FileChecker(path, schemas, modules, rules)
         for found in checker.run():
             (notes if found.severity == "note" else errors).append(found)
         files += 1
         blocks += checker.blocks
-    return CheckReport(tuple(errors), tuple(notes), files, blocks)
+    counts = rules.counts() if rules is not None else {}
+    return CheckReport(tuple(errors), tuple(notes), files, blocks, counts)
 
 
 def check_paths(paths: Iterable[Path], schemas: ProviderSchemas) -> list[Violation]:

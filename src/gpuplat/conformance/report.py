@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from gpuplat.conformance.ruleeval import CODES as RULE_CODES
+
 Severity = Literal["error", "note"]
 
 CODES: Mapping[str, str] = {
@@ -32,6 +34,7 @@ CODES: Mapping[str, str] = {
     "module-not-checked": "note: a non-local module source is not checked",
     "provider-not-checked": "note: the schema file has no provider configuration schema",
     "type-not-checked": "note: the type exists, but a trimmed schema file left its schema out",
+    **RULE_CODES,
 }
 """Every code the checker emits, with what it means."""
 
@@ -61,12 +64,18 @@ class Summary:
     violations: int
     notes: int
     by_code: Mapping[str, int] = field(default_factory=dict)
+    rules: Mapping[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
         text = f"{self.files} files, {self.blocks} blocks checked, {self.violations} violations"
         if self.by_code:
             text += " (" + ", ".join(f"{c}: {n}" for c, n in sorted(self.by_code.items())) + ")"
-        return text + (f", {self.notes} notes" if self.notes else "")
+        text += f", {self.notes} notes" if self.notes else ""
+        if self.rules:
+            text += "; provider rules applied: " + ", ".join(
+                f"{p} {n}" for p, n in sorted(self.rules.items())
+            )
+        return text
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,7 @@ class CheckReport:
     notes: tuple[Violation, ...]
     files: int
     blocks: int
+    rules: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -85,7 +95,9 @@ class CheckReport:
 
     def summary(self) -> Summary:
         """Counts per code, files and blocks checked."""
-        return summarize(self.violations, self.files, self.blocks, len(self.notes))
+        found = summarize(self.violations, self.files, self.blocks, len(self.notes))
+        return Summary(found.files, found.blocks, found.violations, found.notes, found.by_code,
+                       dict(self.rules))  # fmt: skip
 
 
 def summarize(violations: Iterable[Violation], files: int, blocks: int, notes: int = 0) -> Summary:
