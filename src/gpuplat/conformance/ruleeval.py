@@ -152,8 +152,9 @@ def rule_files(provider: str | None = None, version: str | None = None) -> list[
 
 
 def _set(value: Any) -> bool:
-    """Set in configuration: not null, not an empty block list."""
-    return value is not None and value != []
+    """Set in configuration: not null. An empty list is set, as in the SDK's config; an absent
+    nested block is None, never an empty list."""
+    return value is not None
 
 
 def _instances(obj: Obj, parts: list[str]) -> Iterator[tuple[Obj, str]]:
