@@ -138,3 +138,24 @@ def test_a_long_cluster_name_plans_with_the_vpc_cni_role_prefix_of_eks_cluster_1
     assert (done.returncode != 0) == refused, done.stderr
     if refused:
         assert "expected length of name_prefix to be in the range (1 - 38)" in done.stderr
+
+
+@pytest.mark.parametrize(("length", "refused"), [(100, True), (98, False)])
+def test_a_long_node_group_name_plans_with_the_launch_template_prefix_of_1_1_1(
+    tmp_path: Path, length: int, refused: bool
+) -> None:
+    """The launch template's name_prefix, as eks-gpu-node-group 1.1.0 (100) and 1.1.1 (98)."""
+    root = tmp_path / "root"
+    root.mkdir()
+    full_name = f"{NAME}-{'h100-reserved-capacity-block-' * 3}pool"  # over 100 characters
+    (root / "main.tf").write_text(
+        HEADER
+        + f'locals {{\n  full_name = "{full_name}"\n}}\n'
+        + 'resource "aws_launch_template" "this" {\n'
+        + f'  name_prefix = "${{substr(local.full_name, 0, {length})}}-"\n}}\n'
+    )
+    assert _terraform(root, "init", "-backend=false", "-input=false").returncode == 0
+    done = _terraform(root, "plan", "-input=false", "-refresh=false")
+    assert (done.returncode != 0) == refused, done.stderr
+    if refused:
+        assert '"name_prefix" cannot be longer than 99 characters' in done.stderr
