@@ -20,7 +20,10 @@ writes ``src/gpuplat/conformance/rules/<provider>-<version>.json``:
   ``not_in``, ``regex``, ``range``, ``size`` or ``format`` checks, each with file and line;
 * ``unresolved``: every validator or schema part it could not reduce (a custom function, an
   unmodelled library call), with file and line, so nothing is dropped silently;
-* ``not_found``: wanted types it could not locate.
+* ``not_found``: wanted types it could not locate;
+* ``excluded`` (with ``--exclude``): rules a referee run against the release's binary showed it
+  does not enforce as read, each with the reason (a version difference between the release and
+  the commit a file was read at).
 
 Output is sorted JSON: the same source gives the same bytes. The conditional rules a provider
 enforces in CustomizeDiff or in its update code are not extracted; they are kept by hand in
@@ -125,12 +128,50 @@ def _sort(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [unique[k] for k in sorted(unique)]
 
 
+def _registered(tree: SourceTree, wanted: set[tuple[str, str]],
+                registrations: list[str]) -> dict[tuple[str, str], registry.Definition]:  # fmt: skip
+    """``kind.type=path/file.go:Function`` registrations of types whose files predate the
+    provider's annotations (the provider then listed them in its own registration map)."""
+    out = {}
+    for item in registrations:
+        ident, _, where = item.partition("=")
+        kind, _, type_name = ident.partition(".")
+        rel, _, func = where.partition(":")
+        path = tree.root / rel
+        pkg = tree.package(path.parent)
+        decl = pkg.funcs.get(func) if pkg is not None else None
+        if pkg is None or decl is None or (kind, type_name) not in wanted:
+            raise SystemExit(f"--register {item}: no function {func} in {rel}, or not wanted")
+        out[(kind, type_name)] = registry.Definition(kind, type_name, "sdk-func", pkg, path,
+                                                     decl=decl)  # fmt: skip
+    return out
+
+
+def _excluded(types: dict[str, Any], exclusions: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """Remove the rules a referee showed the release does not enforce; list them with why."""
+    out = []
+    for item in exclusions:
+        entry = types.get(item["type"], {"rules": []})
+        keep = []
+        for rule in entry["rules"]:
+            if rule["path"] == item["path"] and rule["check"] == item["check"]:
+                out.append({"type": item["type"], "rule": rule, "reason": item["reason"]})
+            else:
+                keep.append(rule)
+        if len(keep) == len(entry["rules"]):
+            raise SystemExit(f"--exclude: no {item['check']} rule on {item['type']} {item['path']}")
+        entry["rules"] = keep
+    return _sort(out)
+
+
 def extract(source: Path, provider: str, wanted: set[tuple[str, str]],
-            file_commits: dict[str, str]) -> dict[str, Any]:  # fmt: skip
+            file_commits: dict[str, str], registrations: list[str] | None = None,
+            exclusions: list[dict[str, str]] | None = None) -> dict[str, Any]:  # fmt: skip
     """The rules document of one source tree (without the header)."""
     tree = SourceTree(source)
     ev = Evaluator(tree, library.call, library.CONSTANTS, library.MODELLED)
     found = registry.find(tree, provider, wanted)
+    found.update(_registered(tree, wanted, registrations or []))
     types: dict[str, Any] = {}
     unresolved: list[dict[str, Any]] = []
     for kind, type_name in sorted(wanted):
@@ -150,8 +191,10 @@ def extract(source: Path, provider: str, wanted: set[tuple[str, str]],
             entry["commit"] = file_commits[rel]
         types[f"{kind}.{type_name}"] = entry
         unresolved.extend({"type": f"{kind}.{type_name}", **u} for u in out.unresolved)
+    excluded = _excluded(types, exclusions or [])
     return {
         "types": types,
+        **({"excluded": excluded} if excluded else {}),
         "unresolved": _sort(unresolved),
         "not_found": sorted(f"{k}.{t}" for k, t in wanted if (k, t) not in found),
     }
@@ -182,6 +225,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commit", help="the tag's commit (found from --git when given)")
     parser.add_argument("--file-commits", type=Path, help="JSON {path: commit} of files read")
     parser.add_argument("--note", help="a sentence on how the source was obtained")
+    parser.add_argument(
+        "--register", action="append", default=[],
+        help="kind.type=path/file.go:Function for a type whose file has no annotation",
+    )  # fmt: skip
+    parser.add_argument(
+        "--exclude", type=Path,
+        help="JSON [{type, path, check, reason}]: rules a referee showed this release lacks",
+    )  # fmt: skip
     parser.add_argument("--templates", type=Path, default=REPO / "templates")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
@@ -195,12 +246,18 @@ def main(argv: list[str] | None = None) -> int:
             commit = _export(args.git, args.tag, source, args.paths)
         if source is None:
             parser.error("give --source or --git")
-        body = extract(source, args.provider, wanted, file_commits)
+        exclusions = json.loads(args.exclude.read_text()) if args.exclude else []
+        body = extract(source, args.provider, wanted, file_commits, args.register, exclusions)
     doc = {
         "format": 1,
         "provider": args.provider,
         "version": args.version,
-        "source": {"repository": args.repository, "tag": args.tag, "commit": commit},
+        "source": {
+            "repository": args.repository,
+            "tag": args.tag,
+            "commit": commit,
+            **({"file_commits": file_commits} if file_commits else {}),
+        },
         "extracted_by": "scripts/extract_provider_rules.py",
         **({"note": args.note} if args.note else {}),
         **body,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuplat.conformance import load_schemas
+from gpuplat.conformance import load_schemas, ruleeval
 from gpuplat.conformance.checker import check
 from gpuplat.conformance.files import BUNDLED
 from gpuplat.conformance.report import Violation
@@ -159,3 +159,27 @@ def test_rule_files_are_sorted_and_every_rule_names_its_source() -> None:
     conditional = json.loads((RULES_DIR / "conditional.json").read_text())
     for rule in conditional["rules"]:
         assert set(rule["source"]) == {"repository", "tag", "commit", "file", "line"}
+
+
+@pytest.mark.parametrize(
+    ("spec", "value", "broken"),
+    [
+        ({"check": "format", "format": "cidr", "prefix": [16, 28]}, "10.0.0.0/16", False),
+        ({"check": "format", "format": "cidr", "prefix": [16, 28]}, "10.0.0.0/15", True),
+        ({"check": "format", "format": "cidr", "prefix": [16, 28]}, "10.0.0.0/29", True),
+        ({"check": "format", "format": "cidr", "prefix": [16, 28]}, "10.0.0.1/16", True),
+        ({"check": "format", "format": "cidr"}, "10.0.0.1/16", False),
+        ({"check": "format", "format": "rfc3339"}, "2026-12-02T03:04:05Z", False),
+        ({"check": "format", "format": "rfc3339"}, "2026-12-02T03:04:05.5+01:00", False),
+        ({"check": "format", "format": "rfc3339"}, "2020-13-45", True),
+        ({"check": "format", "format": "rfc3339"}, "2026-02-30T00:00:00Z", True),
+    ],
+)
+def test_cidr_bounds_and_rfc3339_times_are_checked_as_the_sdk_checks_them(
+    spec: dict[str, object], value: str, broken: bool
+) -> None:
+    """IsCIDRNetwork(min, max) wants a network address with a prefix in bounds; IsRFC3339Time
+    wants time.RFC3339 (both seen refusing these values from the real aws provider)."""
+    rule = ruleeval.Rule("v", dict(spec), ["aws 5.100.0"], "x.go:1")
+    found = ruleeval.check(ruleeval.Obj({"v": value}), [rule])
+    assert bool(found) == broken, found

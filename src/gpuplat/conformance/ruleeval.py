@@ -14,6 +14,7 @@ validator does not run on it.
 from __future__ import annotations
 
 import base64
+import datetime
 import ipaddress
 import json
 import re
@@ -355,9 +356,9 @@ def _format(value: str, spec: dict[str, Any]) -> str | None:
         if kind == "json":
             json.loads(value)
         elif kind == "cidr":
-            ipaddress.ip_network(value, strict=False)
-            if "/" not in value:
-                raise ValueError(value)
+            return _cidr(value, spec.get("prefix"))
+        elif kind == "rfc3339":
+            _rfc3339(value)
         elif kind in ("ip", "ipv4", "ipv6"):
             address = ipaddress.ip_address(value)
             if kind[-1] in "46" and address.version != int(kind[-1]):
@@ -372,6 +373,41 @@ def _format(value: str, spec: dict[str, Any]) -> str | None:
     except ValueError:
         return f"{value!r} is not a valid {kind} value"
     return None
+
+
+def _cidr(value: str, prefix: list[int] | None) -> str | None:
+    """A CIDR as ``net.ParseCIDR`` reads it; with bounds (``IsCIDRNetwork``) also a network
+    address itself, its prefix length within them."""
+    if "/" not in value:
+        return f"{value!r} is not a valid cidr value"
+    try:
+        network = ipaddress.ip_network(value, strict=False)
+    except ValueError:
+        return f"{value!r} is not a valid cidr value"
+    if prefix is None:
+        return None
+    if str(network) != value.lower():
+        return f"{value!r} is not a network address (the network is {network})"
+    low, high = prefix
+    if not low <= network.prefixlen <= high:
+        return f"{value!r} has a /{network.prefixlen} prefix, not between /{low} and /{high}"
+    return None
+
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))"
+)
+
+
+def _rfc3339(value: str) -> None:
+    """Raise ValueError unless ``time.Parse(time.RFC3339, value)`` would accept the value."""
+    found = _RFC3339.fullmatch(value)
+    if not found:
+        raise ValueError(value)
+    year, month, day, hour, minute, second = (int(found.group(i)) for i in range(1, 7))
+    datetime.datetime(year, month, day, hour, minute, second)  # raises on day 31 of June etc.
+    if found.group(9) is not None and (int(found.group(9)) > 23 or int(found.group(10)) > 59):
+        raise ValueError(value)
 
 
 # -- conditional rules -----------------------------------------------------------------------
