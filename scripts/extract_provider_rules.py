@@ -4,15 +4,24 @@
         --git /work/.mirror/hashicorp+terraform-provider-azurerm/repo --tag v4.79.0 \\
         --repository hashicorp/terraform-provider-azurerm \\
         --paths go.mod internal vendor/github.com/hashicorp
+    python scripts/extract_provider_rules.py --provider kubernetes --version 2.38.0 \\
+        --git /work/.mirror/hashicorp+terraform-provider-kubernetes/repo --tag v2.38.0 \\
+        --repository hashicorp/terraform-provider-kubernetes --paths go.mod kubernetes \\
+        --go-module k8s.io/api=/work/.mirror/kubernetes+api/repo@v0.28.6 \\
+        --go-module k8s.io/apimachinery=/work/.mirror/kubernetes+apimachinery/repo@v0.28.6
     python scripts/extract_provider_rules.py --provider aws --version 5.100.0 \\
         --source DIR --repository hashicorp/terraform-provider-aws --tag v5.100.0 \\
-        --commit SHA [--file-commits commits.json]
+        --commit SHA --file-commits commits.json --exclude \\
+        scripts/provider_rules/aws-5.100.0-excluded.json \\
+        --register resource.aws_route_table_association=internal/service/ec2/...:Function
 
 Reads the provider's Go source (``--source``: a checked-out tree; or ``--git`` + ``--tag``: a
 git directory, of which the tag is exported to a temporary folder) with tree-sitter's Go
 grammar, finds the definition of every resource and data source type gpuplat's templates use,
 evaluates its schema (following schema helper functions, nested ``Elem`` resources, constants
-and enum helpers such as azurerm's ``PossibleValuesFor…`` in vendored go-azure-sdk), and
+and enum helpers such as azurerm's ``PossibleValuesFor…`` in vendored go-azure-sdk, and
+packages of other Go modules given with ``--go-module``, such as k8s.io/api's constants and
+apimachinery's name checks), and
 writes ``src/gpuplat/conformance/rules/<provider>-<version>.json``:
 
 * per type, the rules: ``ConflictsWith``, ``ExactlyOneOf``, ``AtLeastOneOf``, ``RequiredWith``
@@ -166,9 +175,10 @@ def _excluded(types: dict[str, Any], exclusions: list[dict[str, str]]) -> list[d
 
 def extract(source: Path, provider: str, wanted: set[tuple[str, str]],
             file_commits: dict[str, str], registrations: list[str] | None = None,
-            exclusions: list[dict[str, str]] | None = None) -> dict[str, Any]:  # fmt: skip
+            exclusions: list[dict[str, str]] | None = None,
+            modules: dict[str, Path] | None = None) -> dict[str, Any]:  # fmt: skip
     """The rules document of one source tree (without the header)."""
-    tree = SourceTree(source)
+    tree = SourceTree(source, modules)
     ev = Evaluator(tree, library.call, library.CONSTANTS, library.MODELLED)
     found = registry.find(tree, provider, wanted)
     found.update(_registered(tree, wanted, registrations or []))
@@ -211,6 +221,26 @@ def _export(git_dir: Path, tag: str, into: Path, paths: list[str]) -> str:
     ).stdout.strip()  # fmt: skip
 
 
+def _modules(specs: list[str], into: Path) -> tuple[dict[str, Path], dict[str, Any]]:
+    """``--go-module PATH=GITDIR@TAG`` (exported here) or ``PATH=DIR``: where another Go
+    module's packages are, and their provenance."""
+    dirs: dict[str, Path] = {}
+    record: dict[str, Any] = {}
+    for index, spec in enumerate(specs):
+        module, _, where = spec.partition("=")
+        location, _, tag = where.partition("@")
+        if tag:
+            target = into / f"module-{index}"
+            target.mkdir()
+            commit = _export(Path(location), tag, target, [])
+            dirs[module] = target
+            record[module] = {"tag": tag, "commit": commit}
+        else:
+            dirs[module] = Path(location)
+            record[module] = {"directory": location}
+    return dirs, record
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--provider", required=True, help="local name: google, aws, azurerm, ...")
@@ -230,6 +260,10 @@ def main(argv: list[str] | None = None) -> int:
         help="kind.type=path/file.go:Function for a type whose file has no annotation",
     )  # fmt: skip
     parser.add_argument(
+        "--go-module", action="append", default=[],
+        help="MODULE=GITDIR@TAG or MODULE=DIR: another Go module the schemas use (k8s.io/api)",
+    )  # fmt: skip
+    parser.add_argument(
         "--exclude", type=Path,
         help="JSON [{type, path, check, reason}]: rules a referee showed this release lacks",
     )  # fmt: skip
@@ -241,13 +275,17 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="provider-rules-") as tmp:
         commit = args.commit or ""
         source = args.source
+        modules, module_record = _modules(args.go_module, Path(tmp))
         if args.git is not None:
-            source = Path(tmp)
+            source = Path(tmp) / "source"
+            source.mkdir()
             commit = _export(args.git, args.tag, source, args.paths)
         if source is None:
             parser.error("give --source or --git")
         exclusions = json.loads(args.exclude.read_text()) if args.exclude else []
-        body = extract(source, args.provider, wanted, file_commits, args.register, exclusions)
+        body = extract(
+            source, args.provider, wanted, file_commits, args.register, exclusions, modules
+        )
     doc = {
         "format": 1,
         "provider": args.provider,
@@ -257,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
             "tag": args.tag,
             "commit": commit,
             **({"file_commits": file_commits} if file_commits else {}),
+            **({"go_modules": module_record} if module_record else {}),
         },
         "extracted_by": "scripts/extract_provider_rules.py",
         **({"note": args.note} if args.note else {}),

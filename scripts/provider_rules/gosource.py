@@ -60,8 +60,9 @@ def _receiver_type(node: Node) -> str:
 class SourceTree:
     """A provider's source tree: the module's own packages plus vendored dependencies."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, modules: dict[str, Path] | None = None) -> None:
         self.root = root
+        self.modules = dict(modules or {})  # other Go modules' import path -> source tree
         go_mod = root / "go.mod"
         module = ""
         if go_mod.is_file():
@@ -72,6 +73,10 @@ class SourceTree:
 
     def dir_of(self, import_path: str) -> Path | None:
         """Where an import path's source is, or None when it is not in the tree."""
+        for module in sorted(self.modules, key=len, reverse=True):
+            if import_path == module or import_path.startswith(module + "/"):
+                candidate = self.modules[module] / import_path[len(module) :].lstrip("/")
+                return candidate if candidate.is_dir() else None
         if self.module and (
             import_path == self.module or import_path.startswith(self.module + "/")
         ):
@@ -107,9 +112,7 @@ class SourceTree:
                 for spec in _descendants(child, "import_spec"):
                     target = text(spec.child_by_field_name("path")).strip('"`')  # type: ignore[arg-type]
                     alias_node = spec.child_by_field_name("name")
-                    alias = text(alias_node) if alias_node else target.rsplit("/", 1)[-1]
-                    if re.fullmatch(r"v\d+", alias):  # .../sdk/v2 is package sdk
-                        alias = target.rsplit("/", 2)[-2]
+                    alias = text(alias_node) if alias_node else self._package_name(target)
                     imports[alias] = target
             elif child.type == "function_declaration":
                 name = text(child.child_by_field_name("name"))  # type: ignore[arg-type]
@@ -120,6 +123,17 @@ class SourceTree:
             elif child.type in ("const_declaration", "var_declaration"):
                 self._values(pkg, path, child)
         pkg.imports[path] = imports
+
+    def _package_name(self, import_path: str) -> str:
+        """The name an unaliased import binds: the package clause where the source is at hand,
+        else the last path element (the one before a ``/vN`` major-version suffix)."""
+        found = self.dir_of(import_path)
+        for path in sorted(found.glob("*.go")) if found is not None else []:
+            clause = re.search(r"^package\s+(\w+)", path.read_text(errors="replace"), re.M)
+            if clause and not path.name.endswith("_test.go"):
+                return clause.group(1)
+        name = import_path.rsplit("/", 1)[-1]
+        return import_path.rsplit("/", 2)[-2] if re.fullmatch(r"v\d+", name) else name
 
     def _values(self, pkg: Package, path: Path, decl: Node) -> None:
         specs = list(_descendants(decl, "const_spec")) + list(_descendants(decl, "var_spec"))

@@ -2,11 +2,14 @@
 terraform-plugin-sdk (``helper/validation``) and terraform-plugin-framework-validators, the
 framework's ``path`` expressions, ``regexp``, and a few standard-library helpers. Also the
 reduction of a provider's own validator function to checks, when its body is nothing but
-``if <length or regexp test on the value> { error }``.
+``if <length, regexp or integer test on the value> { error }``, or hands the value to a function
+that returns what is wrong with it as a list (apimachinery's ``IsDNS1123Subdomain``,
+``IsValidPortNum``) and errs when that list is not empty.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tree_sitter import Node
@@ -273,6 +276,11 @@ def _reduce_body(ev: Evaluator, body: Node | None, params: Node | None, outer: F
                     if len(lhs) > 1:
                         frame.env[text(lhs[1])] = True
                     continue
+            if len(lhs) == 1 and len(rhs) == 1:
+                listed = _error_list_call(ev, rhs[0], frame)
+                if listed is not None:
+                    frame.env[text(lhs[0])] = listed
+                    continue
             for target, source in zip(lhs, rhs, strict=False):
                 frame.env[text(target)] = ev.expr(source, frame)
         elif stmt.type == "if_statement":
@@ -281,9 +289,12 @@ def _reduce_body(ev: Evaluator, body: Node | None, params: Node | None, outer: F
             consequence = stmt.child_by_field_name("consequence")
             if consequence is None or stmt.child_by_field_name("alternative") is not None:
                 return None
-            if any(c.type in ("if_statement", "for_statement") for c in _walk(consequence)):
+            condition = stmt.child_by_field_name("condition")
+            over_list = _listed(ev, condition, frame) is not None
+            nested = ("if_statement",) if over_list else ("if_statement", "for_statement")
+            if any(c.type in nested for c in _walk(consequence)):
                 return None
-            found = _violation(ev, stmt.child_by_field_name("condition"), frame)
+            found = _violation(ev, condition, frame)
             if found is None:
                 return None
             checks.extend(found)
@@ -387,7 +398,149 @@ def _violation(ev: Evaluator, cond: Node | None, frame: Frame) -> list[dict[str,
         return None
     if op == "==" and ev.expr(left, frame) is _SUBJECT and ev.expr(right, frame) == "":
         return [{"check": "length", "min": 1, "max": None}]
+    listed = _listed(ev, cond, frame)
+    if listed is not None:
+        return list(listed)
+    bound = _compared(ev, cond, frame)
+    if bound is None:
+        return None
+    op, number = bound
+    limits = {"<": (number, None), "<=": (number + 1, None), ">": (None, number),
+              ">=": (None, number - 1)}  # fmt: skip
+    if op not in limits:
+        return None
+    lo, hi = limits[op]
+    return [{"check": "range", "min": lo, "max": hi}]
+
+
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _compared(ev: Evaluator, cond: Node, frame: Frame) -> tuple[str, int] | None:
+    """``value OP n`` (or ``n OP value``) with an integer constant n, as (OP, n)."""
+    if cond.type != "binary_expression":
+        return None
+    op = text(cond.child_by_field_name("operator"))  # type: ignore[arg-type]
+    left = ev.expr(cond.child_by_field_name("left"), frame)
+    right = ev.expr(cond.child_by_field_name("right"), frame)
+    if left is _SUBJECT and isinstance(right, int) and not isinstance(right, bool):
+        return op, right
+    if right is _SUBJECT and isinstance(left, int) and not isinstance(left, bool):
+        return _FLIPPED.get(op, op), left
     return None
+
+
+class _Listed(list):  # type: ignore[type-arg]
+    """The checks of a function returning the list of what is wrong with the value
+    (apimachinery's ``IsDNS1123Subdomain(value) []string``): non-empty when one fails."""
+
+
+def _listed(ev: Evaluator, cond: Node | None, frame: Frame) -> _Listed | None:
+    """The checks behind ``len(errs) > 0`` / ``len(errs) != 0`` of a listed result."""
+    if cond is None or cond.type != "binary_expression":
+        return None
+    op = text(cond.child_by_field_name("operator"))  # type: ignore[arg-type]
+    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+    if op not in (">", "!=") or ev.expr(right, frame) != 0:
+        return None
+    if left is None or left.type != "call_expression" or text(left).split("(")[0] != "len":
+        return None
+    args = left.child_by_field_name("arguments")
+    value = ev.expr(args.named_children[0], frame) if args and args.named_children else None
+    return value if isinstance(value, _Listed) else None
+
+
+def _error_list_call(ev: Evaluator, node: Node, frame: Frame) -> _Listed | None:
+    """``f(value, consts...)`` where f (in the tree or another module given to it) returns the
+    problems of the value as a list: f's checks."""
+    if node.type != "call_expression":
+        return None
+    args = node.child_by_field_name("arguments")
+    if args is None or not args.named_children:
+        return None
+    values = [ev.expr(a, frame) for a in args.named_children]
+    if values[0] is not _SUBJECT or any(v is _SUBJECT for v in values[1:]):
+        return None
+    callee = ev.expr(node.child_by_field_name("function"), frame)
+    if not isinstance(callee, FuncRef):
+        return None
+    return _reduce_listing(ev, callee.decl, values, frame.depth + 1)
+
+
+def _reduce_listing(ev: Evaluator, decl: Any, args: list[Any], depth: int) -> _Listed | None:
+    """Checks of a ``func(value T, ...) []string`` body: ``if <violation> { errs = append }``
+    statements (nested ifs there only choose the message), ``if <accepted> { return nil }``
+    then a non-nil return, and ``return g(value)`` forwarding to another such function."""
+    if depth > 8:
+        return None
+    params = decl.node.child_by_field_name("parameters")
+    body = decl.node.child_by_field_name("body")
+    if params is None or body is None:
+        return None
+    names = [text(n) for p in params.named_children for n in p.children_by_field_name("name")]
+    if len(names) != len(args):
+        return None
+    frame = Frame(decl.package, decl.file, dict(zip(names, args, strict=True)), depth)
+    statements = list(body.named_children)
+    if len(statements) == 1 and statements[0].type == "statement_list":
+        statements = statements[0].named_children
+    checks = _Listed()
+    for stmt in statements:
+        if stmt.type in ("var_declaration", "comment"):
+            continue
+        if stmt.type == "if_statement":
+            cond = stmt.child_by_field_name("condition")
+            decided = ev.expr(cond, frame)
+            if decided is False:
+                continue
+            consequence = stmt.child_by_field_name("consequence")
+            if consequence is None or stmt.child_by_field_name("alternative") is not None:
+                return None
+            if re.sub(r"\s", "", text(consequence)) == "{returnnil}":
+                accepted = _accepted(ev, cond, frame)
+                if accepted is None:
+                    return None
+                checks.append(accepted)
+                return checks
+            if "append(" not in text(consequence) or decided is True:
+                return None
+            found = _violation(ev, cond, frame)
+            if found is None:
+                return None
+            checks.extend(found)
+        elif stmt.type == "return_statement":
+            returned = stmt.named_children[0].named_children if stmt.named_children else []
+            if len(returned) == 1 and returned[0].type == "call_expression":
+                inner = _error_list_call(ev, returned[0], frame)
+                if inner is None:
+                    return None
+                checks.extend(inner)
+            return checks
+        else:
+            return None
+    return checks
+
+
+def _accepted(ev: Evaluator, cond: Node | None, frame: Frame) -> dict[str, Any] | None:
+    """The range a success condition ``lo <= value && value <= hi`` accepts."""
+    if cond is None or cond.type != "binary_expression":
+        return None
+    op = text(cond.child_by_field_name("operator"))  # type: ignore[arg-type]
+    if op != "&&":
+        return None
+    spec: dict[str, Any] = {"check": "range", "min": None, "max": None}
+    for side in (cond.child_by_field_name("left"), cond.child_by_field_name("right")):
+        bound = _compared(ev, side, frame) if side is not None else None
+        if bound is None:
+            return None
+        kind, number = bound
+        if kind in (">=", ">"):
+            spec["min"] = number if kind == ">=" else number + 1
+        elif kind in ("<=", "<"):
+            spec["max"] = number if kind == "<=" else number - 1
+        else:
+            return None
+    return spec
 
 
 def _match(ev: Evaluator, node: Node, frame: Frame) -> str | None:
