@@ -53,8 +53,9 @@ modules-lock: modules-release
 # list the CRD rules per kind those plans were held to (python -m gpuplat.crds).
 fidelity: install
 	PYTHON=$(PYTHON) bash tools/schema-provider/setup.sh
-	$(BIN)/pytest tests/fidelity -n auto
+	$(BIN)/pytest tests/fidelity tests/conformance/test_aws_referee.py -n auto
 	$(PY) -m gpuplat.crds
+	@$(BIN)/gpuplat conformance tests/golden 2>&1 | tail -1
 
 # checkov (pinned, in its own .venv-security) on every example's rendered Terraform and manifests.
 security: install

@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from gpuplat.releases.versions import latest
 from tests.support.cdktf import cdktf_python
 from tests.support.cli import run
 from tests.vendoring.repos import INTO, make_repo, validate
+
+GROUP = latest("eks-gpu-node-group").version
 
 pytestmark = pytest.mark.terraform
 
@@ -91,10 +94,10 @@ def test_constructs_synthesise_and_the_json_validates_with_the_real_aws_provider
     assert group["cluster_name"] == "${module.cluster.name}"
     # CDKTF copied the vendored modules into its output as assets; the JSON calls those.
     assert group["source"].startswith("./assets/") and group["source"].endswith(
-        "eks-gpu-node-group/1.1.0"
+        f"eks-gpu-node-group/{GROUP}"
     )
     assert (stack / group["source"] / "main.tf").read_text() == (
-        repo / INTO / "eks-gpu-node-group" / "1.1.0" / "main.tf"
+        repo / INTO / "eks-gpu-node-group" / GROUP / "main.tf"
     ).read_text()
 
     validated = validate(stack, tmp_path / "tf")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from gpuplat.releases.versions import latest
 from gpuplat.terraform import Action, Terraform, find_binary
 from gpuplat.vendoring.impact import impact
 from tests.eks.moto_eks import aws_managed_policies, node_groups_own_autoscaling_groups
@@ -45,7 +46,7 @@ IN_PLACE = (
 REPLACING = (
     ("  ami_type        = var.ami_type\n", '  ami_type        = "BOTTLEROCKET_x86_64_NVIDIA"\n'),
     (
-        '  name_prefix = "${substr(local.full_name, 0, 100)}-"\n',
+        '  name_prefix = "${substr(local.full_name, 0, 98)}-"\n',
         '  name_prefix = "${substr(local.full_name, 0, 90)}-gpu-"\n',
     ),
 )
@@ -112,7 +113,7 @@ def test_predicted_replacements_are_the_providers(moto: MotoServer, tmp_path: Pa
     tf.plan(first)
     tf.apply(first)
 
-    module = folder / "modules" / "eks-gpu-node-group" / "1.1.0"
+    module = folder / "modules" / "eks-gpu-node-group" / latest("eks-gpu-node-group").version
     pristine = {p.name: p.read_text(encoding="utf-8") for p in module.iterdir()}
     for name, edits in (("in-place", IN_PLACE), ("replacing", REPLACING)):
         (module / "main.tf").write_text(pristine["main.tf"], encoding="utf-8")

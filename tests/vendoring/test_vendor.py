@@ -23,6 +23,7 @@ GKE_LATEST = latest("gke-cluster").version
 EKS = "eks-network,eks-cluster,eks-gpu-node-group"
 EKS_CLUSTER = latest("eks-cluster").version
 """The version vendoring picks: the newest released."""
+EKS_GROUP = latest("eks-gpu-node-group").version
 
 
 def test_spec_modules_and_calls_vendored_validate_for_real_inside_the_repository(
@@ -81,10 +82,10 @@ def test_conflicting_pins_are_reported_at_their_lines_before_anything_is_written
     )
     assert result.stderr.splitlines()[1:4] == [
         f'  {versions}:2:22  required_version "~> 1.5.0" conflicts with eks-cluster {EKS_CLUSTER} '
-        '(">= 1.6"), eks-gpu-node-group 1.1.0 (">= 1.6"), eks-network 1.0.1 (">= 1.6"), '
+        f'(">= 1.6"), eks-gpu-node-group {EKS_GROUP} (">= 1.6"), eks-network 1.0.1 (">= 1.6"), '
         f'gke-cluster {GKE_LATEST} (">= 1.6")',
         f'  {versions}:7:17  required_providers.aws "< 5.0" conflicts with eks-cluster {EKS_CLUSTER} '
-        '(">= 5.100, < 7"), eks-gpu-node-group 1.1.0 (">= 5.100, < 7"), eks-network 1.0.1 '
+        f'(">= 5.100, < 7"), eks-gpu-node-group {EKS_GROUP} (">= 5.100, < 7"), eks-network 1.0.1 '
         '(">= 5.100, < 7")',
         f'  {versions}:11:17  required_providers.google ">= 5.0, < 6.0" conflicts with '
         f'gke-cluster {GKE_LATEST} (">= 6.50, < 8")',
@@ -105,7 +106,7 @@ def test_check_passes_pristine_and_accepted_states_and_fails_unreviewed_edits_wi
     assert run("vendor", repo, "--modules", EKS, "--into", INTO).exit_code == 0
     assert run("vendor", "--check", repo).exit_code == 0
 
-    group = repo / INTO / "eks-gpu-node-group" / "1.1.0"
+    group = repo / INTO / "eks-gpu-node-group" / EKS_GROUP
     edit(
         group / "main.tf",
         "  labels = var.labels\n",
@@ -118,11 +119,11 @@ def test_check_passes_pristine_and_accepted_states_and_fails_unreviewed_edits_wi
     lines = failed.stderr.splitlines()
     assert lines[0] == "Error: the vendored copy differs from its lock: 3 files"
     assert f"  missing: {INTO}/eks-network/1.0.1/README.md" in lines
-    assert f"  added: {INTO}/eks-gpu-node-group/1.1.0/override.tf" in lines
-    at = lines.index(f"  changed: {INTO}/eks-gpu-node-group/1.1.0/main.tf")
+    assert f"  added: {INTO}/eks-gpu-node-group/{EKS_GROUP}/override.tf" in lines
+    at = lines.index(f"  changed: {INTO}/eks-gpu-node-group/{EKS_GROUP}/main.tf")
     assert lines[at + 1 : at + 3] == [
-        f"    --- recorded/{INTO}/eks-gpu-node-group/1.1.0/main.tf",
-        f"    +++ {INTO}/eks-gpu-node-group/1.1.0/main.tf",
+        f"    --- recorded/{INTO}/eks-gpu-node-group/{EKS_GROUP}/main.tf",
+        f"    +++ {INTO}/eks-gpu-node-group/{EKS_GROUP}/main.tf",
     ]
     assert "    -  labels = var.labels" in lines
     assert '    +  labels = merge(var.labels, { cost-center = "ml" })' in lines
@@ -149,7 +150,7 @@ def test_an_accepted_edit_still_validates_for_real(tmp_path: Path) -> None:
     assert (
         run("vendor", repo, "--into", INTO, "--calls", ROOT, "-e", "dev", cwd=spec).exit_code == 0
     )
-    group = repo / INTO / "eks-gpu-node-group" / "1.1.0"
+    group = repo / INTO / "eks-gpu-node-group" / EKS_GROUP
     edit(
         group / "main.tf",
         "  labels = var.labels\n",

@@ -11,6 +11,7 @@ from gpuplat.conformance.hclread import Block, Body, HclParseError, parse_file
 from gpuplat.conformance.manifests import MANIFEST, CustomResources
 from gpuplat.conformance.modules import ModuleCalls
 from gpuplat.conformance.report import CheckReport, Collector, Violation, suggest
+from gpuplat.conformance.rulecheck import RuleChecker
 from gpuplat.conformance.schema import BlockSchema, Kind, ProviderSchemas
 from gpuplat.conformance.yamlobjects import check_yaml
 
@@ -55,6 +56,7 @@ class FileChecker:
         schemas: ProviderSchemas,
         modules: ModuleCalls,
         custom: CustomResources | None = None,
+        rules: RuleChecker | None = None,
     ) -> None:
         """Prepare to check a file.
 
@@ -63,11 +65,13 @@ class FileChecker:
             schemas: The provider schemas.
             modules: The shared module-call checker (caches child modules).
             custom: The run's custom resource checker (a new one when not given).
+            rules: The provider rules to apply to resource and data blocks, if any.
         """
         self.file = file
         self.schemas = schemas
         self.modules = modules
         self.custom = custom if custom is not None else CustomResources(modules)
+        self.rules = rules
         self.out = Collector(file)
         self.blocks = 0
 
@@ -136,6 +140,8 @@ class FileChecker:
             )
         checker = BodyChecker(self.out, address)
         checker.check(body, found[1], block.line, meta=meta)
+        if self.rules is not None:
+            self.rules.check(self.out, found[0], f"{kind}.{type_name}", address, body, block.line)
         if kind == "resource" and type_name == MANIFEST:
             self.custom.resource(block, address, self.out)
         lifecycle = builtin.RESOURCE_LIFECYCLE if kind == "resource" else builtin.DATA_LIFECYCLE
@@ -275,12 +281,15 @@ class FileChecker:
                 )
 
 
-def check(paths: Iterable[Path], schemas: ProviderSchemas) -> CheckReport:
+def check(
+    paths: Iterable[Path], schemas: ProviderSchemas, rules: RuleChecker | None = None
+) -> CheckReport:
     """Check every .tf file under ``paths``.
 
     Args:
         paths: Files and directories (searched recursively).
         schemas: The provider schemas.
+        rules: Provider rules to apply as well (see :mod:`gpuplat.conformance.rulecheck`).
 
     Returns:
         Violations, notes and what was covered.
@@ -295,15 +304,22 @@ def check(paths: Iterable[Path], schemas: ProviderSchemas) -> CheckReport:
     notes: list[Violation] = []
     files = blocks = 0
     for path in iter_tf_files(paths):
-        checker = FileChecker(path, schemas, modules, custom)
+        checker = FileChecker(path, schemas, modules, custom, rules)
         for found in checker.run():
             (notes if found.severity == "note" else errors).append(found)
         files += 1
         blocks += checker.blocks
     in_yaml, manifests = check_yaml(paths, custom.result)
     errors.extend(in_yaml)
+    counts = rules.counts() if rules is not None else {}
     return CheckReport(
-        tuple(sorted(errors)), tuple(notes), files, blocks, custom.result.coverage, manifests
+        tuple(sorted(errors)),
+        tuple(notes),
+        files,
+        blocks,
+        custom.result.coverage,
+        manifests,
+        counts,
     )
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from gpuplat.conformance.ruleeval import CODES as RULE_CODES
 from gpuplat.crds import Coverage
 
 Severity = Literal["error", "note"]
@@ -39,6 +40,7 @@ CODES: Mapping[str, str] = {
     "crd-documented": "a custom resource breaks a rule its documentation states",
     "crd-missing": "no CRD is vendored for the kind of a custom resource",
     "crd-not-checked": "note: a computed kubernetes_manifest is checked where its module is called",
+    **RULE_CODES,
 }
 """Every code the checker emits, with what it means."""
 
@@ -68,12 +70,18 @@ class Summary:
     violations: int
     notes: int
     by_code: Mapping[str, int] = field(default_factory=dict)
+    rules: Mapping[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
         text = f"{self.files} files, {self.blocks} blocks checked, {self.violations} violations"
         if self.by_code:
             text += " (" + ", ".join(f"{c}: {n}" for c, n in sorted(self.by_code.items())) + ")"
-        return text + (f", {self.notes} notes" if self.notes else "")
+        text += f", {self.notes} notes" if self.notes else ""
+        if self.rules:
+            text += "; provider rules applied: " + ", ".join(
+                f"{p} {n}" for p, n in sorted(self.rules.items())
+            )
+        return text
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,7 @@ class CheckReport:
     """The custom resources checked against their CRDs, by kind."""
     manifests: int = 0
     """YAML files that held a custom resource."""
+    rules: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -96,7 +105,9 @@ class CheckReport:
 
     def summary(self) -> Summary:
         """Counts per code, files and blocks checked."""
-        return summarize(self.violations, self.files, self.blocks, len(self.notes))
+        found = summarize(self.violations, self.files, self.blocks, len(self.notes))
+        return Summary(found.files, found.blocks, found.violations, found.notes, found.by_code,
+                       dict(self.rules))  # fmt: skip
 
 
 def summarize(violations: Iterable[Violation], files: int, blocks: int, notes: int = 0) -> Summary:

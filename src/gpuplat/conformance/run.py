@@ -16,6 +16,7 @@ from pathlib import Path
 from gpuplat.conformance.checker import check
 from gpuplat.conformance.files import BUNDLED, ENV_VAR, find_schema_dir, load_schemas
 from gpuplat.conformance.report import CheckReport
+from gpuplat.conformance.rulecheck import RuleChecker, load_bundled
 from gpuplat.errors import ExitCode, GpuplatError
 
 RENDERED = ("envs", "modules")
@@ -105,7 +106,7 @@ def check_conformance(
             ),
         ) from exc
     try:
-        report = check(targets, loaded)
+        report = check(targets, loaded, RuleChecker(load_bundled()))
     except OSError as exc:
         raise GpuplatError(
             f"cannot read the Terraform to check: {exc}",

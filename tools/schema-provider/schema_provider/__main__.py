@@ -119,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1
     metadata = metadata_from_schema_response(payload)
-    provider = SchemaProvider(args.name, payload, metadata, os.environ.get(MODE_ENV))
+    version = args.compiled.stem.removeprefix(f"{args.name}-")  # compiled/NAME-VERSION.bin
+    provider = SchemaProvider(args.name, payload, metadata, os.environ.get(MODE_ENV), version)
     return serve(provider)
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import grpc
 
-from . import PROTOCOL_VERSION, manifests, plan, record, wire
+from . import PROTOCOL_VERSION, manifests, plan, record, rules, wire
 
 MAGIC_COOKIE_KEY = "TF_PLUGIN_MAGIC_COOKIE"
 MAGIC_COOKIE_VALUE = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2"
@@ -45,13 +45,24 @@ class SchemaProvider:
         schema_response: bytes,
         metadata_response: bytes,
         mode: str | None = None,
+        version: str = "",
     ) -> None:
-        """``mode`` is the value of SCHEMA_PROVIDER_MODE: None or "" (schema only) or "record"."""
+        """``mode`` is the value of SCHEMA_PROVIDER_MODE: None or "" (schema only) or "record";
+        ``version`` the provider version served, whose provider rules validation applies."""
         self.name = name
         self.schema_response = schema_response
         self.metadata_response = metadata_response
         self.mode = mode
+        self.version = version
         self._resource_blocks: dict[str, plan.Block] | None = None
+        self._rules: rules.Rules | None = None
+
+    @property
+    def rules(self) -> rules.Rules:
+        """The provider rules of this provider version (:mod:`schema_provider.rules`)."""
+        if self._rules is None:
+            self._rules = rules.Rules(self.name, self.version, self.schema_response)
+        return self._rules
 
     def plan_resource_change(self, request: bytes, _context: grpc.ServicerContext) -> bytes:
         """Plan as configured, computed values unknown (see :mod:`schema_provider.plan`); a
@@ -59,7 +70,7 @@ class SchemaProvider:
         if self._resource_blocks is None:
             self._resource_blocks = plan.resource_blocks(self.schema_response)
         response = plan.plan_response(request, self._resource_blocks)
-        return response + manifests.plan_diagnostics(request)
+        return response + manifests.plan_diagnostics(request) + self.rules.plan(request)
 
     def refusal(self, rpc: str) -> bytes:
         if self.mode == record.RECORD:
@@ -107,8 +118,8 @@ class SchemaProvider:
             "GetMetadata": constant(self.metadata_response),
             "GetProviderSchema": constant(schema),
             "ValidateProviderConfig": ok,
-            "ValidateResourceConfig": ok,
-            "ValidateDataResourceConfig": ok,
+            "ValidateResourceConfig": lambda request, _c: self.rules.validate(request, False),
+            "ValidateDataResourceConfig": lambda request, _c: self.rules.validate(request, True),
             "ValidateEphemeralResourceConfig": ok,
             "GetFunctions": ok,
             "GetResourceIdentitySchemas": ok,  # protocol 6.9 (Terraform 1.12+): none

@@ -37,7 +37,7 @@ module "cluster_inference-eus" {
 
 # GPU node pool a100mig of inference-eus: Standard_NC24ads_A100_v4 (1x A100-80GB)
 module "pool_inference-eus_a100mig" {
-  source = "../../../../modules/aks-gpu-node-pool/1.0.0"
+  source = "../../../../modules/aks-gpu-node-pool/1.0.1"
 
   kubernetes_cluster_id = module.cluster_inference-eus.id
   orchestrator_version  = module.cluster_inference-eus.kubernetes_version
