@@ -1,17 +1,21 @@
 """Three-way merge of lines (diff3), the fallback inside a block both sides changed.
 
-Two two-way diffs (base -> ours, base -> theirs, by difflib) give the base lines both sides
-kept; between two such stable lines, a stretch changed on one side only takes that side, and a
+Two two-way diffs (base -> ours, base -> theirs) give the base lines both sides kept; between two such stable lines, a stretch changed on one side only takes that side, and a
 stretch changed on both sides differently is a conflict. The well-known implementations are
 GPL-licensed (merge3, GNU diff3), which gpuplat's Apache-2.0 licence cannot take in as a
 library, and git is not everywhere gpuplat runs; the algorithm is short.
+
+The two-way diffs are minimal (a longest common subsequence, ties resolved towards the earliest
+match): difflib's longest-block heuristic is not minimal, and a needlessly long edit script makes
+a clean merge differ from what git and diff3 produce (base ``a b a a``, theirs ``a a a`` read as
+"delete ``a b``, append ``a``" instead of "delete ``b``"). Blocks are short, so the quadratic
+table costs nothing that matters.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 
 
 @dataclass(frozen=True)
@@ -28,11 +32,27 @@ Piece = tuple[str, ...] | Clash
 
 
 def _matches(base: Sequence[str], other: Sequence[str]) -> dict[int, int]:
-    matcher = SequenceMatcher(None, base, other, autojunk=False)
+    """Base line -> other line for a longest common subsequence, earliest matches first."""
+    n, m = len(base), len(other)
+    # longest[i][j]: the LCS length of base[i:] and other[j:].
+    longest = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = longest[i], longest[i + 1]
+        for j in range(m - 1, -1, -1):
+            if base[i] == other[j]:
+                row[j] = below[j + 1] + 1
+            else:
+                row[j] = max(below[j], row[j + 1])
     out: dict[int, int] = {}
-    for block in matcher.get_matching_blocks():
-        for n in range(block.size):
-            out[block.a + n] = block.b + n
+    i = j = 0
+    while i < n and j < m:
+        if base[i] == other[j] and longest[i][j] == longest[i + 1][j + 1] + 1:
+            out[i] = j
+            i, j = i + 1, j + 1
+        elif longest[i + 1][j] >= longest[i][j + 1]:
+            i += 1
+        else:
+            j += 1
     return out
 
 
