@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from gpuplat.catalog.servers import Server, server, server_for_image, servers
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Workload
+from gpuplat.spec.model import Cluster, Workload
+from gpuplat.targets import target
 
 
 def server_of(workload: Workload) -> Server | None:
@@ -17,11 +18,27 @@ def server_of(workload: Workload) -> Server | None:
     return server_for_image(workload.image)
 
 
-def check(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
-    """Refuse a metric the workload's server does not export, or a server gpuplat cannot tell."""
+def check(
+    workload: Workload, clusters: Mapping[str, Cluster], base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """Refuse a metric the workload's server does not export, a server gpuplat cannot tell,
+    or a cluster where no Prometheus would answer the query."""
     metric = workload.autoscaling.metric
     if metric is None:
         return
+    if workload.autoscaling.prometheus_address is None:
+        for name in workload.clusters:
+            cluster = clusters.get(name)
+            if cluster is None or target(cluster.cloud).metrics_query(cluster) is not None:
+                continue
+            yield loc.error(
+                (*base, "autoscaling", "metric"),
+                f'{cluster.cloud.upper()} cluster "{name}" has no Prometheus gpuplat queries by '
+                f"default, so nothing would read {metric}",
+                "set autoscaling.prometheus_address to the query URL of the Prometheus that "
+                "scrapes the workload (e.g. kube-prometheus-stack: "
+                "http://kube-prometheus-stack-prometheus.monitoring:9090)",
+            )
     found = server_of(workload)
     if found is None:
         known = ", ".join(s.name for s in servers())
