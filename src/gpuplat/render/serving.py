@@ -182,6 +182,15 @@ def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
         if scaler.queue.auth_provider is not None:
             queue["auth_provider"] = scaler.queue.auth_provider
         args["prometheus"] = queue
+    if scaler.scrape is not None:
+        scrape = scaler.scrape
+        port_key = "port_name" if isinstance(scrape.port, str) else "port_number"
+        args["scrape"] = {
+            "selector": dict(scrape.selector),
+            port_key: scrape.port,
+            "path": scrape.path,
+            "interval": scrape.interval,
+        }
     return args
 
 

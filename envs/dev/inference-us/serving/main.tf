@@ -214,6 +214,14 @@ module "zero_chat_inference-us" {
     query         = "sum(vllm:num_requests_waiting{namespace=\"chat\"})"
     threshold     = "4"
   }
+  scrape = {
+    interval  = "15s"
+    path      = "/metrics"
+    port_name = "http"
+    selector = {
+      "gpuplat.dev/workload" = "chat"
+    }
+  }
 
   depends_on = [module.serve_chat_inference-us]
 }

@@ -194,6 +194,14 @@ module "zero_coder_mig-central" {
     query         = "sum(vllm:num_requests_waiting{namespace=\"coder\"})"
     threshold     = "4"
   }
+  scrape = {
+    interval  = "15s"
+    path      = "/metrics"
+    port_name = "http"
+    selector = {
+      "gpuplat.dev/workload" = "coder"
+    }
+  }
 
   depends_on = [module.serve_coder_mig-central]
 }
