@@ -148,8 +148,10 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
     placements: dict[str, object] = {}
     for plan, s in zip(plans, servers, strict=True):
         key = f"{plan.name}@{plan.cluster}"
-        module = str(s["zero_module"] if s["zero"] else s["module"])
-        endpoint = raw(f"module.{ident(module)}.{'endpoint' if s['zero'] else 'service'}")
+        # Clients of a scale-to-zero workload call its front Service; others its own Service.
+        front = plan.scaler is not None and plan.scaler.http is not None
+        module = str(s["zero_module"] if front else s["module"])
+        endpoint = raw(f"module.{ident(module)}.{'endpoint' if front else 'service'}")
         endpoints[key] = endpoint
         placements[key] = {"role": plan.role, "serving": plan.primary, "endpoint": endpoint}
     context: dict[str, object] = {

@@ -137,6 +137,23 @@ class Scaler:
     scale_out_seconds: int
     """A new replica on a new node: node start + image pull + weight load."""
 
+    def queue_note(self, metric: str) -> str | None:
+        """What a queue depth asks for and how long scaling out takes, for ``validate``."""
+        if self.queue is None:
+            return None
+        target = float(self.queue.threshold)
+        low = self.min_replicas or 1
+        depths = sorted({target * low * 2, target * self.max_replicas})
+        worked = ", ".join(
+            f"{d:g} waiting ask for {replicas_for(d, target, low, self.max_replicas)}"
+            for d in depths
+        )
+        return (
+            f"{self.min_replicas}..{self.max_replicas} replicas on {metric}: "
+            f"ceil(sum over the pods / {self.queue.threshold}) — {worked}; a replica on a new "
+            f"node takes about {self.scale_out_seconds}s (node start + pull + load)"
+        )
+
     def explain(self) -> str:
         """The bounds, triggers and windows in one line, for the comment above the module."""
         parts = []
