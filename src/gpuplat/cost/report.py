@@ -26,6 +26,14 @@ def amount_json(amount: Amount) -> dict[str, object]:
     }
 
 
+def budget_verdict(ceiling: Amount, budget: float) -> str:
+    """``over``, ``within``, or ``unknown``: a partial ceiling whose known part is within the
+    budget may still exceed it, so it is never ``within`` (the check fails closed)."""
+    if month(ceiling.usd_per_hour) > budget:
+        return "over"
+    return "unknown" if ceiling.partial else "within"
+
+
 def level_json(level: Level) -> dict[str, object]:
     return {"nodes": level.nodes, "gpus": level.gpus, **amount_json(level.cost)}
 
@@ -75,6 +83,8 @@ def env_json(env: EnvCost, findings: Sequence[Finding] = ()) -> dict[str, object
             "ceiling_usd_per_month": month(ceiling.usd_per_hour),
             "over": month(ceiling.usd_per_hour) > env.gpu_budget,
             "partial": ceiling.partial,
+            "verdict": budget_verdict(ceiling, env.gpu_budget),
+            "unknown": list(ceiling.unknown),
         }
     return {
         "name": env.name,
@@ -207,9 +217,13 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
         lines.extend(_row(r, widths) for r in rows)
         if env.gpu_budget is not None:
             most = env.gpu("ceiling").cost
-            verdict = "over" if month(most.usd_per_hour) > env.gpu_budget else "within"
+            verdict = {
+                "over": "is over it",
+                "within": "is within it",
+                "unknown": "is not known to be within it (prices unknown, see below)",
+            }[budget_verdict(most, env.gpu_budget)]
             lines.append(
-                f"  GPU budget ${env.gpu_budget:,.2f}/month: ceiling {most.text()} is {verdict} it"
+                f"  GPU budget ${env.gpu_budget:,.2f}/month: ceiling {most.text()} {verdict}"
             )
         lines.append("")
     if flagged:

@@ -115,10 +115,17 @@ class ClusterOut(_Out):
 
 
 class BudgetOut(_Out):
+    """The environment's GPU budget against its GPU pools' ceiling."""
+
     gpu_monthly_usd: float
-    ceiling_usd_per_month: float
-    over: bool
+    ceiling_usd_per_month: float = Field(description="The ceiling's known part (partial: more).")
+    over: bool = Field(description="The ceiling's known part alone is over the budget.")
     partial: bool
+    verdict: Literal["within", "over", "unknown"] = Field(
+        description="unknown: the known part is within the budget but some prices are unknown, "
+        "so the ceiling is never called within it (validate warns; --strict fails)."
+    )
+    unknown: list[str] = Field(description="Why each unknown price of the ceiling is unknown.")
 
 
 class FindingOut(_Out):
