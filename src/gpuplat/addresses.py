@@ -81,9 +81,14 @@ def _cluster_elements(cluster: Cluster, i: int) -> dict[str, Element]:
         ),
     }
     for j, pool in enumerate(cluster.node_pools):
-        out[module_label("pool", cluster.name, pool.name)] = Element(
+        owner = Element(
             "pool", f"{cluster.name}/{pool.name}", ("clusters", i, "node_pools", j), cluster.name
         )
+        out[module_label("pool", cluster.name, pool.name)] = owner
+        # A capacity ladder renders one node pool per rung: each is the spec's pool, so a plan
+        # names it (and --allow-destroy takes) cluster/pool, not "other -".
+        for rung in TARGETS[cluster.cloud].ladder(cluster, pool).rungs:
+            out.setdefault(module_label("pool", cluster.name, rung.pool.name), owner)
     return out
 
 

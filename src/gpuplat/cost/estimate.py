@@ -188,6 +188,11 @@ def pool_cost(cluster: Cluster, pool: NodePool, path: KeyPath, needed_nodes: int
     low, high = pool_node_bounds(cluster, pool)
     rungs = pool_rungs(cluster, pool)
     mid = min(max(low, needed_nodes), high)
+    # Each rung's node pool may alone hold the whole cap, in its own zones and shape.
+    rung_highs = tuple(
+        pool_node_bounds(cluster, r.pool)[1]
+        for r in target(cluster.cloud).ladder(cluster, pool).rungs
+    )
     return PoolCost(
         cluster.name,
         pool.name,
@@ -199,21 +204,29 @@ def pool_cost(cluster: Cluster, pool: NodePool, path: KeyPath, needed_nodes: int
         rungs,
         low,
         high,
-        _level(rungs, low, gpu.gpus_per_node, ceiling=False),
-        _level(rungs, mid, gpu.gpus_per_node, ceiling=False),
-        _level(rungs, high, gpu.gpus_per_node, ceiling=True),
+        _level(rungs, low, gpu.gpus_per_node),
+        _level(rungs, mid, gpu.gpus_per_node),
+        _level(rungs, high, gpu.gpus_per_node, rung_highs),
     )
 
 
-def _level(rungs: tuple[Rate, ...], nodes: int, gpus: int | None, *, ceiling: bool) -> Level:
-    """Cost of ``nodes`` nodes: on the preferred rung, or at the ceiling on the dearest one.
-
-    With several rungs the autoscaler may take any of them, so the most the nodes can cost is
-    at the dearest rung; an unknown rung makes that unknown.
-    """
-    rate = rungs[0]
-    if ceiling and len(rungs) > 1:
-        unknown = [r for r in rungs if r.usd_per_hour is None]
-        rate = unknown[0] if unknown else max(rungs, key=lambda r: r.usd_per_hour or 0.0)
+def _level(
+    rungs: tuple[Rate, ...], nodes: int, gpus: int | None, rung_nodes: tuple[int, ...] = ()
+) -> Level:
+    """Cost of ``nodes`` nodes on the preferred rung; at the ceiling (``rung_nodes``: each
+    rung's most nodes) of a ladder, on its dearest rung (:func:`ladder_ceiling`)."""
     count = None if gpus is None else gpus * nodes
-    return Level(nodes, count, per_node(rate.usd_per_hour, rate.unknown, nodes))
+    if not rung_nodes or len(rungs) == 1:
+        rate = rungs[0]
+        return Level(nodes, count, per_node(rate.usd_per_hour, rate.unknown, nodes))
+    return Level(nodes, count, ladder_ceiling(rungs, rung_nodes))
+
+
+def ladder_ceiling(rungs: tuple[Rate, ...], nodes: tuple[int, ...]) -> Amount:
+    """The most a ladder can cost: the autoscaler may fill the cap from any rung, so the
+    dearest rung at its most nodes. A rung of unknown price does not lose the known ones: the
+    amount is the dearest known rung's, partial (a lower bound) naming every unknown rung.
+    ``plan`` prices a ladder's rung node pools the same way (cost/planned.py)."""
+    priced = [per_node(r.usd_per_hour, r.unknown, n) for r, n in zip(rungs, nodes, strict=True)]
+    dearest = max((a.usd_per_hour for a in priced), default=0.0)
+    return Amount(dearest, tuple(dict.fromkeys(u for a in priced for u in a.unknown)))
