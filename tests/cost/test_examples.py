@@ -21,7 +21,7 @@ from tests.support.specs import project
 H = 730
 # USD per node-hour, from src/gpuplat/catalog/data/{gke,ec2,pricing}.yaml.
 G2_STANDARD_8 = {"on-demand": 0.85363, "spot": 0.34057}  # us-central1
-A3_HIGHGPU_8G = {"on-demand": 43.06614, "spot": 20.19947}  # us-central1; on-demand unverified
+A3_HIGHGPU_8G = {"on-demand": 88.49, "spot": 20.19947}  # us-central1; Cloud Billing Catalog SKUs
 G6_XLARGE = {"on-demand": 0.8048, "spot": None}  # us-east-1; no spot price recorded
 E2_STANDARD_4 = 0.13402  # GKE system pool
 M6I_LARGE = 0.096  # EKS system pool
@@ -104,15 +104,16 @@ def test_gke_h100_mig(tmp_path: Path) -> None:
     # dev: h100-mig on-demand 0..1, h100-mig-spot 0..1, 8 H100 a node.
     assert figures(envs["dev"], "floor")[:2] == (0, 0.0)
     assert figures(envs["dev"], "ceiling")[:2] == (16, month(od + spot))
-    assert month(od + spot) == 46183.90
+    assert month(od + spot) == 79343.31
     # expected: coder's 1 replica needs one on-demand node (the preferred pool).
-    assert envs["dev"]["gpu"]["expected"]["usd_per_month"] == month(od) == 31438.28  # type: ignore[index]
+    assert envs["dev"]["gpu"]["expected"]["usd_per_month"] == month(od) == 64597.70  # type: ignore[index]
     # prod: on-demand 1..2, spot 0..4.
     assert figures(envs["prod"], "floor")[:2] == (8, month(od))
     assert figures(envs["prod"], "ceiling")[:2] == (48, month(2 * od + 4 * spot))
-    assert month(2 * od + 4 * spot) == 121859.02
+    assert month(2 * od + 4 * spot) == 188177.85
     rung = envs["prod"]["clusters"][0]["pools"][0]["rungs"][0]  # type: ignore[index]
-    assert rung["unverified"] is True, "the catalog flags the us-central1 H100 on-demand rate"
+    assert rung["unverified"] is False, "confirmed by two public sources"
+    assert rung["as_of"] == "2026-09-26"
 
 
 def test_aks_a100_vllm_system_price_unknown_makes_totals_partial(tmp_path: Path) -> None:
@@ -175,6 +176,34 @@ def test_table_marks_unknown_prices(tmp_path: Path) -> None:
     total = next(line for line in lines if line.strip().startswith("total"))
     assert total.split()[-1] == "$283.24+"
     assert lines[-1].strip().startswith("no spot price for g6.xlarge")
+
+
+def test_an_unverified_price_is_marked_wherever_it_is_shown(tmp_path: Path) -> None:
+    """a2-ultragpu-1g's on-demand figure has one public source: the table marks the pool's
+    amounts with *, the JSON says unverified on the pool, and the picture says so."""
+    root = project(
+        tmp_path,
+        (
+            (
+                "        machine_type: g2-standard-8 # 1x NVIDIA L4 (24 GB), 8 vCPU, 32 GiB\n",
+                "        machine_type: a2-ultragpu-1g\n",
+            ),
+            (
+                "        capacity:\n          type: spot\n",
+                "        capacity:\n          type: on-demand\n",
+            ),
+        ),
+    )
+    done = run("cost", "dev", cwd=root)
+    assert done.exit_code == 0, done.stderr
+    pool = next(line for line in done.stdout.splitlines() if "a2-ultragpu-1g" in line)
+    # 2 nodes x 5.0688 $/h x 730 h = $7,400.45 at the ceiling.
+    assert pool.split()[-1] == "$7,400.45*"
+    assert "* unverified price" in done.stdout
+    data = json.loads(run("cost", "dev", "--json", cwd=root).stdout)
+    assert data["environments"][0]["clusters"][0]["pools"][0]["unverified"] is True
+    picture = run("graph", "dev", cwd=root).stdout
+    assert "$7,400.45/month at max (unverified price)" in picture
 
 
 @pytest.mark.parametrize("example", ["gke-l4-vllm", "gke-h100-mig", "eks-l4-vllm"])

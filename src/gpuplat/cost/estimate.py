@@ -68,6 +68,11 @@ class PoolCost:
     def at(self, level: LevelName) -> Level:
         return {"floor": self.floor, "expected": self.expected, "ceiling": self.ceiling}[level]
 
+    @property
+    def unverified(self) -> bool:
+        """Some rung's price is not confirmed by a second source (or is another region's)."""
+        return any(r.unverified for r in self.rungs)
+
 
 @dataclass(frozen=True, slots=True)
 class SystemPoolCost:

@@ -45,6 +45,7 @@ def _pool_json(pool: PoolCost) -> dict[str, object]:
         "accelerator": pool.accelerator,
         "gpus_per_node": pool.gpus_per_node,
         "capacity": pool.capacity,
+        "unverified": pool.unverified,
         "rungs": [r.to_json() for r in pool.rungs],
         "min_nodes": pool.min_nodes,
         "max_nodes": pool.max_nodes,
@@ -155,7 +156,8 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
             rows.append([f"{cluster.name} ({cluster.cloud}, {cluster.region})", *[""] * 7])
             for pool in cluster.pools:
                 rate = pool.rungs[0].usd_per_hour
-                flagged = flagged or pool.rungs[0].unverified
+                flagged = flagged or pool.unverified
+                mark = "*" if pool.unverified else ""
                 rows.append(
                     [
                         f"  {pool.name} {pool.machine_type}",
@@ -164,7 +166,7 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                         f"{pool.floor.gpus if pool.floor.gpus is not None else '?'}.."
                         f"{pool.ceiling.gpus if pool.ceiling.gpus is not None else '?'}",
                         _rate(rate, pool.rungs[0].unverified),
-                        *(pool.at(level).cost.text() for level in LEVELS),
+                        *(pool.at(level).cost.text() + mark for level in LEVELS),
                     ]
                 )
             system = cluster.system
@@ -227,7 +229,10 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
             )
         lines.append("")
     if flagged:
-        lines.append("* unverified price: see the note in `gpuplat cost --json` (rungs)")
+        lines.append(
+            "* unverified price (one source, or another region's): see the rungs' notes in "
+            "`gpuplat cost --json`"
+        )
     if unknown:
         lines.append("? and + mark unknown prices (totals with + are partial, a lower bound):")
         lines.extend(f"  {reason}" for reason in unknown)

@@ -95,6 +95,10 @@ class PoolOut(_Out):
     accelerator: str | None
     gpus_per_node: int | None
     capacity: str
+    unverified: bool = Field(
+        description="Some rung's price is unverified (one source, or another region's): the "
+        "table marks the pool's amounts with *, the picture says so."
+    )
     rungs: list[RateOut] = Field(description="Capacity rungs, preferred first, each priced.")
     min_nodes: int
     max_nodes: int

@@ -77,7 +77,8 @@ def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
                             f"pool {pool.name}",
                             f"{pool.machine_type}: {per} x {gpu.accelerator or '?'}{slices}",
                             f"{pc.capacity}, {pc.min_nodes}..{pc.max_nodes} nodes",
-                            f"{pc.ceiling.cost.text()}/month at max",
+                            f"{pc.ceiling.cost.text()}/month at max"
+                            + (" (unverified price)" if pc.unverified else ""),
                         ),
                     )
                 )
