@@ -37,20 +37,23 @@ def ladder_spec(tmp_path: Path):  # type: ignore[no-untyped-def]
 def test_one_unknown_rung_keeps_the_known_ones(tmp_path: Path) -> None:
     """reservation -> on-demand -> flex-start -> spot of g2-standard-8, cap 2 nodes (dev).
 
-    Worked: the dearest known rung is on-demand (the reservation is billed at on-demand too),
-    0.85363 $/h x 2 nodes x 730 h = $1,246.30; flex-start has no per-shape figure, so the
-    ceiling is at least that: "$1,246.30+", not "?".
+    Worked: the reservation is billed for the 2 nodes it holds whether they run or not, at
+    on-demand: 0.85363 $/h x 2 x 730 h = $1,246.30 at every level. At the ceiling the other
+    rungs may fill the cap while it sits idle: the dearest known of them is on-demand, another
+    $1,246.30; flex-start has no per-shape figure, so the ceiling is at least $2,492.60:
+    "$2,492.60+", not "?".
     """
     root, spec = ladder_spec(tmp_path)
     pool = estimate("dev", spec).clusters[0].pools[0]
     on_demand = shape_rate("gke", "g2-standard-8", "on-demand", "us-central1").usd_per_hour
     assert on_demand == 0.85363 and pool.max_nodes == 2
-    assert pool.ceiling.cost.usd_per_hour == pytest.approx(2 * on_demand)
+    assert pool.ceiling.cost.usd_per_hour == pytest.approx(4 * on_demand)
     assert pool.ceiling.cost.partial
     assert any("flex-start" in reason for reason in pool.ceiling.cost.unknown)
-    assert pool.ceiling.cost.text() == "$1,246.30+"
+    assert pool.ceiling.cost.text() == "$2,492.60+"
+    assert pool.floor.cost.text() == "$1,246.30"
     table = run("cost", "dev", cwd=root).stdout
-    assert "$1,246.30+" in table
+    assert "$2,492.60+" in table
 
 
 def rung_plan(spec) -> str:  # type: ignore[no-untyped-def]
@@ -98,7 +101,8 @@ def test_plan_and_cost_price_a_ladder_alike(tmp_path: Path) -> None:
     assert summary.cost is not None
     assert summary.cost.ceiling_after.usd_per_hour == pytest.approx(pool.ceiling.cost.usd_per_hour)
     assert summary.cost.floor_after.usd_per_hour == pytest.approx(pool.floor.cost.usd_per_hour)
-    assert summary.cost.ceiling_after.text() == pool.ceiling.cost.text() == "$1,246.30+"
+    assert summary.cost.ceiling_after.text() == pool.ceiling.cost.text() == "$2,492.60+"
+    assert summary.cost.floor_after.text() == pool.floor.cost.text() == "$1,246.30"
 
 
 def test_rung_pools_are_named_by_the_spec_pool_in_a_plan(tmp_path: Path) -> None:

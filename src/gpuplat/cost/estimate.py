@@ -198,40 +198,79 @@ def pool_cost(cluster: Cluster, pool: NodePool, path: KeyPath, needed_nodes: int
         pool_node_bounds(cluster, r.pool)[1]
         for r in target(cluster.cloud).ladder(cluster, pool).rungs
     )
+    per = gpu.gpus_per_node
     return PoolCost(
         cluster.name,
         pool.name,
         path,
         pool.machine_type,
         gpu.accelerator,
-        gpu.gpus_per_node,
+        per,
         capacity_label(cluster, pool),
         rungs,
         low,
         high,
-        _level(rungs, low, gpu.gpus_per_node),
-        _level(rungs, mid, gpu.gpus_per_node),
-        _level(rungs, high, gpu.gpus_per_node, rung_highs),
+        _level(rungs, rung_highs, low, per, ceiling=False),
+        _level(rungs, rung_highs, mid, per, ceiling=False),
+        _level(rungs, rung_highs, high, per, ceiling=True),
+    )
+
+
+COMMITTED = ("reservation", "capacity-block")
+"""Capacity billed for all it holds whether nodes run on it or not."""
+
+
+def committed(rungs: tuple[Rate, ...], nodes: tuple[int, ...]) -> Amount:
+    """What a pool's reservations and Capacity Blocks cost whatever runs: each at the most
+    nodes its rung may hold (the count gpuplat takes the reservation to hold)."""
+    return total(
+        per_node(r.usd_per_hour, r.unknown, n)
+        for r, n in zip(rungs, nodes, strict=True)
+        if r.capacity in COMMITTED
     )
 
 
 def _level(
-    rungs: tuple[Rate, ...], nodes: int, gpus: int | None, rung_nodes: tuple[int, ...] = ()
+    rungs: tuple[Rate, ...],
+    rung_nodes: tuple[int, ...],
+    nodes: int,
+    gpus: int | None,
+    *,
+    ceiling: bool,
 ) -> Level:
-    """Cost of ``nodes`` nodes on the preferred rung; at the ceiling (``rung_nodes``: each
-    rung's most nodes) of a ladder, on its dearest rung (:func:`ladder_ceiling`)."""
+    """Cost of ``nodes`` nodes, with every reservation and Capacity Block at its committed
+    count (:func:`committed`, billed at every level).
+
+    Below the ceiling the nodes run on the preferred rung (nothing more when it is committed
+    capacity, which holds them). At the ceiling, the other rungs may fill the cap while the
+    committed capacity sits idle: the dearest of them at its most nodes
+    (:func:`ladder_ceiling`).
+    """
     count = None if gpus is None else gpus * nodes
-    if not rung_nodes or len(rungs) == 1:
+    held = committed(rungs, rung_nodes)
+    others = [(r, n) for r, n in zip(rungs, rung_nodes, strict=True) if r.capacity not in COMMITTED]
+    if not ceiling:
+        rate = rungs[0]
+        running = (
+            Amount()
+            if rate.capacity in COMMITTED
+            else per_node(rate.usd_per_hour, rate.unknown, nodes)
+        )
+        return Level(nodes, count, held + running)
+    if not others:
+        return Level(nodes, count, held)
+    if len(rungs) == 1:
         rate = rungs[0]
         return Level(nodes, count, per_node(rate.usd_per_hour, rate.unknown, nodes))
-    return Level(nodes, count, ladder_ceiling(rungs, rung_nodes))
+    rest = ladder_ceiling(tuple(r for r, _ in others), tuple(n for _, n in others))
+    return Level(nodes, count, held + rest)
 
 
 def ladder_ceiling(rungs: tuple[Rate, ...], nodes: tuple[int, ...]) -> Amount:
-    """The most a ladder can cost: the autoscaler may fill the cap from any rung, so the
-    dearest rung at its most nodes. A rung of unknown price does not lose the known ones: the
-    amount is the dearest known rung's, partial (a lower bound) naming every unknown rung.
-    ``plan`` prices a ladder's rung node pools the same way (cost/planned.py)."""
+    """The most a ladder's uncommitted rungs can cost: the autoscaler may fill the cap from any
+    of them, so the dearest rung at its most nodes. A rung of unknown price does not lose the
+    known ones: the amount is the dearest known rung's, partial (a lower bound) naming every
+    unknown rung. ``plan`` prices a ladder's rung node pools the same way (cost/planned.py)."""
     priced = [per_node(r.usd_per_hour, r.unknown, n) for r, n in zip(rungs, nodes, strict=True)]
     dearest = max((a.usd_per_hour for a in priced), default=0.0)
     return Amount(dearest, tuple(dict.fromkeys(u for a in priced for u in a.unknown)))
