@@ -133,7 +133,7 @@ def test_aks_a100_vllm_system_price_unknown_makes_totals_partial(tmp_path: Path)
     assert any("Standard_D4s_v5" in u for u in total["unknown"])
 
 
-def test_eks_l4_vllm_spot_price_unknown_makes_totals_partial(tmp_path: Path) -> None:
+def test_eks_l4_vllm_spot_price_unknown_is_bounded_by_on_demand(tmp_path: Path) -> None:
     envs = report(tmp_path, "eks-l4-vllm")
     dev = envs["dev"]
     # dev: l4-shared spot 0..2: no node at the floor costs exactly 0 whatever the price.
@@ -145,15 +145,22 @@ def test_eks_l4_vllm_spot_price_unknown_makes_totals_partial(tmp_path: Path) -> 
         "partial": False,
         "unknown": [],
     }
+    # No spot figure for g6.xlarge, but EC2 never bills spot above on-demand: the ceiling is
+    # at most 2 x 0.8048 x 730 h = $1,175.01, a bound, not "?".
+    od = G6_XLARGE["on-demand"]
+    assert od is not None
     ceiling = dev["gpu"]["ceiling"]  # type: ignore[index]
-    assert (ceiling["usd_per_month"], ceiling["partial"]) == (None, True)
-    assert ceiling["unknown"] == [
-        "no spot price for g6.xlarge in the catalog (EC2 spot prices were sampled for four "
-        "instance types only)"
-    ]
+    assert (ceiling["usd_per_month"], ceiling["partial"]) == (month(2 * od), False)
+    assert month(2 * od) == 1175.01
+    pool = dev["clusters"][0]["pools"][0]  # type: ignore[index]
+    assert pool["rungs"][0]["usd_per_hour"] is None
+    assert pool["ceiling_rungs"][0]["usd_per_hour"] == od
+    assert "at most the on-demand price" in pool["ceiling_rungs"][0]["note"]
     total = dev["total"]["ceiling"]  # type: ignore[index]
-    assert (total["usd_per_month"], total["partial"]) == (month(0.1 + 3 * M6I_LARGE), True)
-    assert month(0.1 + 3 * M6I_LARGE) == 283.24
+    assert (total["usd_per_month"], total["partial"]) == (
+        month(2 * od + 0.1 + 3 * M6I_LARGE),
+        False,
+    )
     # prod: on-demand 1..8 of 0.8048.
     floor, ceiling_rate = G6_XLARGE["on-demand"], 8 * G6_XLARGE["on-demand"]  # type: ignore[operator]
     assert figures(envs["prod"], "floor") == (1, month(floor), month(floor + 0.1 + M6I_LARGE))  # type: ignore[arg-type]
@@ -172,10 +179,9 @@ def test_table_marks_unknown_prices(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == "Cost of dev (USD, list prices, 730 h/month):"
     pool = next(line for line in lines if "l4-shared g6.xlarge" in line)
-    assert pool.split()[-4:] == ["?", "$0.00", "$0.00", "?"]
-    total = next(line for line in lines if line.strip().startswith("total"))
-    assert total.split()[-1] == "$283.24+"
-    assert lines[-1].strip().startswith("no spot price for g6.xlarge")
+    # The rate is unknown; the ceiling is bounded by on-demand, and marked so.
+    assert pool.split()[-4:] == ["?", "$0.00", "$0.00", "$1,175.01^"]
+    assert lines[-1].startswith("^ spot price unknown or capped")
 
 
 def test_an_unverified_price_is_marked_wherever_it_is_shown(tmp_path: Path) -> None:

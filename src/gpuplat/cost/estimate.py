@@ -20,7 +20,14 @@ from typing import Literal
 from gpuplat import clock
 from gpuplat.cost.money import Amount, per_node, total
 from gpuplat.cost.placement import pack
-from gpuplat.cost.rates import Rate, capacity_label, cluster_fee_rate, pool_rungs, system_rate
+from gpuplat.cost.rates import (
+    Rate,
+    capacity_label,
+    cluster_fee_rate,
+    pool_ceiling_rungs,
+    pool_rungs,
+    system_rate,
+)
 from gpuplat.spec.diagnostics import KeyPath
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.spec.resolve import resolve_pool
@@ -59,6 +66,8 @@ class PoolCost:
     gpus_per_node: int | None
     capacity: str
     rungs: tuple[Rate, ...]
+    ceiling_rungs: tuple[Rate, ...]
+    """The most a node of each rung can cost (a spot price bounded by on-demand or max_price)."""
     min_nodes: int
     max_nodes: int
     floor: Level
@@ -199,6 +208,7 @@ def pool_cost(cluster: Cluster, pool: NodePool, path: KeyPath, needed_nodes: int
         for r in target(cluster.cloud).ladder(cluster, pool).rungs
     )
     per = gpu.gpus_per_node
+    most = pool_ceiling_rungs(cluster, pool)
     return PoolCost(
         cluster.name,
         pool.name,
@@ -208,11 +218,12 @@ def pool_cost(cluster: Cluster, pool: NodePool, path: KeyPath, needed_nodes: int
         per,
         capacity_label(cluster, pool),
         rungs,
+        most,
         low,
         high,
         _level(rungs, rung_highs, low, per, ceiling=False),
         _level(rungs, rung_highs, mid, per, ceiling=False),
-        _level(rungs, rung_highs, high, per, ceiling=True),
+        _level(most, rung_highs, high, per, ceiling=True),
     )
 
 

@@ -17,7 +17,7 @@ from gpuplat.addresses import Element, element_of
 from gpuplat.catalog import Cloud
 from gpuplat.cost.estimate import COMMITTED
 from gpuplat.cost.money import Amount, per_node
-from gpuplat.cost.rates import cluster_fee_rate, shape_rate
+from gpuplat.cost.rates import ceiling_rate, cluster_fee_rate, shape_rate
 from gpuplat.targets import target_of_resource
 from gpuplat.targets.planvalues import PlannedPool
 from gpuplat.terraform import Action, Plan, ResourceChange
@@ -147,9 +147,10 @@ def _priced(pool: PlannedPool, region: str | None) -> tuple[Amount, Amount]:
         # Billed for all it holds whether nodes run or not: its most nodes at every level.
         held = per_node(rate.usd_per_hour, rate.unknown, pool.max_nodes)
         return held, held
+    most = ceiling_rate(rate, pool.cloud, pool.machine_type, region, pool.attached, pool.max_price)
     return (
         per_node(rate.usd_per_hour, rate.unknown, pool.min_nodes),
-        per_node(rate.usd_per_hour, rate.unknown, pool.max_nodes),
+        per_node(most.usd_per_hour, most.unknown, pool.max_nodes),
     )
 
 

@@ -47,6 +47,7 @@ def _pool_json(pool: PoolCost) -> dict[str, object]:
         "capacity": pool.capacity,
         "unverified": pool.unverified,
         "rungs": [r.to_json() for r in pool.rungs],
+        "ceiling_rungs": [r.to_json() for r in pool.ceiling_rungs],
         "min_nodes": pool.min_nodes,
         "max_nodes": pool.max_nodes,
         **{level: level_json(pool.at(level)) for level in LEVELS},
@@ -149,7 +150,7 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
     head = ["", "capacity", "nodes", "GPUs", "$/h/node", "floor/mo", "expected/mo", "ceiling/mo"]
     lines: list[str] = []
     unknown: dict[str, None] = {}
-    flagged = False
+    flagged = bounded = False
     for env in envs:
         rows: list[list[str]] = []
         for cluster in env.clusters:
@@ -158,6 +159,8 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                 rate = pool.rungs[0].usd_per_hour
                 flagged = flagged or pool.unverified
                 mark = "*" if pool.unverified else ""
+                bound = "^" if pool.ceiling_rungs != pool.rungs else ""
+                bounded = bounded or bool(bound)
                 rows.append(
                     [
                         f"  {pool.name} {pool.machine_type}",
@@ -166,7 +169,12 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                         f"{pool.floor.gpus if pool.floor.gpus is not None else '?'}.."
                         f"{pool.ceiling.gpus if pool.ceiling.gpus is not None else '?'}",
                         _rate(rate, pool.rungs[0].unverified),
-                        *(pool.at(level).cost.text() + mark for level in LEVELS),
+                        *(
+                            pool.at(level).cost.text()
+                            + mark
+                            + (bound if level == "ceiling" else "")
+                            for level in LEVELS
+                        ),
                     ]
                 )
             system = cluster.system
@@ -236,6 +244,11 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
     if unknown:
         lines.append("? and + mark unknown prices (totals with + are partial, a lower bound):")
         lines.extend(f"  {reason}" for reason in unknown)
+    if bounded:
+        lines.append(
+            "^ spot price unknown or capped: the ceiling is at its bound, on-demand or the "
+            "pool's max_price (ceiling_rungs in `gpuplat cost --json`)"
+        )
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 

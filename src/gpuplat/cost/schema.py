@@ -100,6 +100,11 @@ class PoolOut(_Out):
         "table marks the pool's amounts with *, the picture says so."
     )
     rungs: list[RateOut] = Field(description="Capacity rungs, preferred first, each priced.")
+    ceiling_rungs: list[RateOut] = Field(
+        description="The most a node of each rung can cost, what the ceiling is priced at: a "
+        "spot price of unknown figure is bounded by on-demand, an AKS spot pool by its "
+        "max_price (the note says which); other rungs as in rungs."
+    )
     min_nodes: int
     max_nodes: int
     floor: LevelOut
