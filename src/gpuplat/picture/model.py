@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from gpuplat.cost.estimate import EnvCost
 from gpuplat.spec.model import Spec
 from gpuplat.spec.resolve import resolve_pool, workload_pools
+from gpuplat.spec.units import workload_unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,14 +101,16 @@ def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
             box_id = f"e{e}w{w}"
             targets = workload_pools(spec, workload)
             sharing = any(p.sharing.mode != "none" for ps in targets.values() for p in ps)
-            unit = "slice" if sharing else "GPU"
+            unit = workload_unit(spec, workload)
+            noun = "slice" if sharing else "GPU"
+            plain = f"{workload.gpus} {noun}{'s' if workload.gpus != 1 else ''}"
             workloads.append(
                 Box(
                     box_id,
                     (
                         f"workload {workload.name}",
                         f"{workload.replicas.min}..{workload.replicas.max} replicas",
-                        f"{workload.gpus} {unit}{'s' if workload.gpus != 1 else ''} each",
+                        f"{unit.each(workload.gpus) if unit is not None else plain} each",
                     ),
                 )
             )
