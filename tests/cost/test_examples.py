@@ -25,6 +25,7 @@ A3_HIGHGPU_8G = {"on-demand": 88.49, "spot": 20.19947}  # us-central1; Cloud Bil
 G6_XLARGE = {"on-demand": 0.8048, "spot": None}  # us-east-1; no spot price recorded
 E2_STANDARD_4 = 0.13402  # GKE system pool
 M6I_LARGE = 0.096  # EKS system pool
+D4S_V5 = 0.192  # AKS system pool, eastus
 NC24ADS_A100_V4 = {"on-demand": 3.673, "spot": 0.444433}  # eastus
 FEE = {"gke": 0.10, "eks": 0.10}
 
@@ -47,6 +48,9 @@ def test_the_prices_used_here_are_the_catalogs() -> None:
     assert eks_system is not None and eks_system.price_on_demand is not None
     assert gke_system.price_on_demand.usd_per_hour == E2_STANDARD_4
     assert eks_system.price_on_demand.usd_per_hour == M6I_LARGE
+    aks_system = catalog.system_shape("aks")
+    assert aks_system is not None and aks_system.price_on_demand is not None
+    assert aks_system.price_on_demand.usd_per_hour == D4S_V5
     for cloud, fee in FEE.items():
         found = catalog.cluster_fee(cloud)  # type: ignore[arg-type]
         assert found is not None and found.usd_per_hour == fee
@@ -116,7 +120,7 @@ def test_gke_h100_mig(tmp_path: Path) -> None:
     assert rung["as_of"] == "2026-09-26"
 
 
-def test_aks_a100_vllm_system_price_unknown_makes_totals_partial(tmp_path: Path) -> None:
+def test_aks_a100_vllm_with_its_system_pool_priced(tmp_path: Path) -> None:
     envs = report(tmp_path, "aks-a100-vllm")
     od, spot = NC24ADS_A100_V4["on-demand"], NC24ADS_A100_V4["spot"]
     # dev: a100mig spot 0..2, one A100 (seen as MIG slices) a node.
@@ -127,10 +131,11 @@ def test_aks_a100_vllm_system_price_unknown_makes_totals_partial(tmp_path: Path)
     assert figures(envs["prod"], "floor")[:2] == (1, month(od))
     assert figures(envs["prod"], "ceiling")[:2] == (8, month(8 * od))
     assert (month(od), month(8 * od)) == (2681.29, 21450.32)
-    # The AKS system pool's D4s_v5 has no price in the snapshot: totals are lower bounds.
+    # The default system shape is priced (Standard_D4s_v5, 0.192 $/h in eastus), the Free
+    # tier's fee is 0: 8 x 3.673 + 3 x 0.192 = 29.96 $/h, $21,870.80 a month, not partial.
     total = envs["prod"]["total"]["ceiling"]  # type: ignore[index]
-    assert (total["usd_per_month"], total["partial"]) == (month(8 * od), True)
-    assert any("Standard_D4s_v5" in u for u in total["unknown"])
+    assert (total["usd_per_month"], total["partial"]) == (month(8 * od + 3 * D4S_V5), False)
+    assert month(8 * od + 3 * D4S_V5) == 21870.80
 
 
 def test_eks_l4_vllm_spot_price_unknown_is_bounded_by_on_demand(tmp_path: Path) -> None:
@@ -182,6 +187,21 @@ def test_table_marks_unknown_prices(tmp_path: Path) -> None:
     # The rate is unknown; the ceiling is bounded by on-demand, and marked so.
     assert pool.split()[-4:] == ["?", "$0.00", "$0.00", "$1,175.01^"]
     assert lines[-1].startswith("^ spot price unknown or capped")
+
+
+def test_what_is_not_counted_is_said(tmp_path: Path) -> None:
+    """The bill's lines gpuplat does not price are named per cluster, in the table and JSON:
+    gke-h100-mig prod's 1 TB pd-ssd boot disks per H100 node, the system pool's, the network."""
+    envs = report(tmp_path / "json", "gke-h100-mig")
+    lines = envs["prod"]["clusters"][0]["not_counted"]  # type: ignore[index]
+    assert "boot disks of h100-mig: 1000 GB pd-ssd per node, up to 2 nodes" in lines
+    assert any(line.startswith("NAT gateways, load balancers, public IPv4") for line in lines)
+    table = run("cost", "prod", cwd=project(tmp_path / "t", example="gke-h100-mig")).stdout
+    assert "  not counted in these totals:" in table.splitlines()
+    assert (
+        "    mig-central: boot disks of h100-mig-spot: 1000 GB pd-ssd per node, up to 4 nodes"
+        in (table.splitlines())
+    )
 
 
 def test_an_unverified_price_is_marked_wherever_it_is_shown(tmp_path: Path) -> None:

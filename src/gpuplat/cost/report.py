@@ -72,6 +72,7 @@ def _cluster_json(cluster: ClusterCost) -> dict[str, object]:
         "pools": [_pool_json(p) for p in cluster.pools],
         "gpu": {level: level_json(cluster.gpu(level)) for level in LEVELS},
         "total": {level: amount_json(cluster.total(level)) for level in LEVELS},
+        "not_counted": list(cluster.not_counted),
     }
 
 
@@ -225,6 +226,12 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
         lines.append(f"Cost of {env.name} (USD, list prices, {HOURS_PER_MONTH} h/month):")
         lines.append(_row(head, widths))
         lines.extend(_row(r, widths) for r in rows)
+        lines.append("  not counted in these totals:")
+        lines.extend(
+            f"    {cluster.name}: {line}"
+            for cluster in env.clusters
+            for line in cluster.not_counted
+        )
         if env.gpu_budget is not None:
             most = env.gpu("ceiling").cost
             verdict = {

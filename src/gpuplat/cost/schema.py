@@ -121,6 +121,10 @@ class ClusterOut(_Out):
     pools: list[PoolOut]
     gpu: Levels = Field(description="The cluster's GPU pools.")
     total: AmountLevels = Field(description="GPU pools, system pool and fee.")
+    not_counted: list[str] = Field(
+        description="What the cluster is billed for that no amount here includes: boot disks "
+        "per pool (size, type, nodes), NAT gateways, load balancers, public IPv4, egress."
+    )
 
 
 class BudgetOut(_Out):
