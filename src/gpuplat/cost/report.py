@@ -121,21 +121,27 @@ def report_json(
 
 
 def stranded_table(env: str, findings: Sequence[Finding]) -> list[str]:
-    """The stranded-GPU findings of one environment for people."""
+    """The stranded-GPU findings of one environment for people: idle units that are paid for
+    (on nodes that run anyway) apart from headroom (nodes created only when used, free until)."""
     if not findings:
         return [f"Stranded GPUs in {env}: none"]
-    lines = [f"Stranded GPUs in {env} (waste at the ceiling, USD/month):"]
+    lines = [f"Stranded GPUs in {env} (USD/month at the ceiling's prices):"]
     width = max(len(f"{f.cluster}/{f.pool}") for f in findings)
     kinds = max(len(f.kind) for f in findings)
+    head = f"  {'':<{width}}  {'':<{kinds}}  {'paid idle':>12}  {'free headroom':>13}"
+    lines.append(head.rstrip())
     for f in findings:
         where = f"{f.cluster}/{f.pool}"
         money = f.wasted.text()
         money = f"(+{money} to fit)" if f.kind == "short" else money
-        lines.append(f"  {where:<{width}}  {f.kind:<{kinds}}  {money:>12}  {f.detail}")
+        free = f.headroom.text() if f.headroom_units else "-"
+        lines.append(f"  {where:<{width}}  {f.kind:<{kinds}}  {money:>12}  {free:>13}  {f.detail}")
     wasted = [f.wasted for f in findings if f.kind != "short"]
     if wasted:
+        free_total = total(f.headroom for f in findings if f.kind != "short")
         lines.append(
-            f"  {'wasted at the ceiling':<{width + kinds + 2}}  {total(wasted).text():>12}"
+            f"  {'paid idle / free headroom':<{width + kinds + 2}}  {total(wasted).text():>12}"
+            f"  {free_total.text():>13}"
         )
     return lines
 

@@ -148,8 +148,18 @@ class FindingOut(_Out):
     cluster: str
     pool: str
     workload: str | None
-    units: int = Field(description="Idle schedulable units (short: replicas that do not fit).")
-    wasted: AmountOut = Field(description="Cost of the idle units (short: of the missing nodes).")
+    units: int = Field(
+        description="Idle schedulable units that are paid for: on nodes that run anyway "
+        "(min_nodes, a reservation's nodes, nodes the replicas hold); short: replicas that do "
+        "not fit."
+    )
+    wasted: AmountOut = Field(
+        description="Cost of the paid idle units (short: of the missing nodes)."
+    )
+    headroom_units: int = Field(
+        description="Idle units on nodes the autoscaler creates only when replicas need them."
+    )
+    headroom: AmountOut = Field(description="What the headroom would cost: nothing until used.")
     detail: str
 
 
