@@ -46,6 +46,9 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             Console().say("Interrupted.")
             ctx.exit(int(ExitCode.INTERRUPTED))
+        except BrokenPipeError:
+            # The reader went away (`gpuplat graph | head -1`): end quietly, as Unix tools do.
+            ctx.exit(closed_pipe())
         except OSError as exc:
             app = ctx.find_object(App)
             console = app.console if app else Console()
@@ -62,6 +65,21 @@ class _Group(click.Group):
         if isinstance(result, int) and result:
             ctx.exit(result)
         return result
+
+
+CLOSED_PIPE = 128 + int(signal.SIGPIPE)
+"""Exit status of a command whose stdout was closed by its reader: what a shell reports for a
+Unix tool that SIGPIPE ended (141), so `set -o pipefail` sees it and nothing else does."""
+
+
+def closed_pipe() -> int:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail again; return 141."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+    return CLOSED_PIPE
 
 
 def _internal_error(console: Console, debug: bool) -> None:
@@ -105,5 +123,8 @@ def main() -> NoReturn:
     # CI runners cancel with SIGTERM: take the same graceful path as Ctrl-C, so Terraform is
     # stopped cleanly and its state lock released.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    cli.main(prog_name="gpuplat")
+    try:
+        cli.main(prog_name="gpuplat")
+    except BrokenPipeError:  # help or version text written into a closed pipe
+        raise SystemExit(closed_pipe()) from None
     raise SystemExit(0)  # pragma: no cover - cli.main always exits in standalone mode

@@ -1,0 +1,59 @@
+"""The CLI run as a person runs it: a real process, in a project folder, behind pipes and Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ENV = {**{k: v for k, v in os.environ.items() if k != "CI"}, "NO_COLOR": "1"}
+
+
+def gpuplat(
+    *args: str, cwd: Path, stdout: int | None = subprocess.PIPE
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpuplat", *args],
+        cwd=cwd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("habits") / "p"
+    made = subprocess.run(
+        [sys.executable, "-m", "gpuplat", "init", "--example", "eks-l4-vllm", str(folder)],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    return folder
+
+
+@pytest.mark.parametrize("command", [["graph"], ["cost"], ["schema"], ["cost", "--help"]])
+def test_a_closed_pipe_ends_quietly(project: Path, command: list[str]) -> None:
+    """`gpuplat graph | head -1`: the reader is gone before gpuplat writes.
+
+    The reading end is closed before the process starts, so every write fails the same way
+    `head -1` makes the second write fail: no crash log, no message, the status a shell reports
+    for a Unix tool that SIGPIPE ended (141).
+    """
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = gpuplat(*command, cwd=project, stdout=write)
+    finally:
+        os.close(write)
+    assert done.stderr == ""
+    assert done.returncode == 141
