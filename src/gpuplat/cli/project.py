@@ -95,7 +95,8 @@ def validate(ctx: click.Context, envs: tuple[str, ...], as_json: bool, strict: b
     "--manifests",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Also write plain Kubernetes YAML per env and cluster into this folder.",
+    help="Also write plain Kubernetes YAML per env and cluster into this folder (relative to "
+    "the project); files you add there are kept.",
 )
 @click.option(
     "--layout",
@@ -127,6 +128,8 @@ def render(
     """Render versioned modules and per-environment roots from the spec."""
     from gpuplat.app.render import gitops_source, render_project
 
+    if manifests is not None and not manifests.is_absolute():
+        manifests = app.root / manifests  # -C PROJECT: DIR is inside the project, as envs/ is
     gitops = gitops_source(app.root, manifests, layout, repo_url, revision, repo_path)
     result = render_project(
         app.root,
