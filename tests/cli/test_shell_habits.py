@@ -57,3 +57,20 @@ def test_a_closed_pipe_ends_quietly(project: Path, command: list[str]) -> None:
         os.close(write)
     assert done.stderr == ""
     assert done.returncode == 141
+
+
+def test_a_new_overlay_file_is_not_answered_from_the_cache(project: Path) -> None:
+    """A new envs/staging.yaml for an undeclared environment: validate and render agree (4).
+
+    The render before it fills the cache; the fast path must not answer "up to date".
+    """
+    assert gpuplat("render", cwd=project).returncode == 0
+    stray = project / "envs" / "staging.yaml"
+    stray.write_text("clusters: []\n", encoding="utf-8")
+    try:
+        assert gpuplat("validate", cwd=project).returncode == 4
+        again = gpuplat("render", cwd=project)
+        assert again.returncode == 4, again.stderr
+        assert "envs/staging.yaml:1:1" in again.stderr
+    finally:
+        stray.unlink()
