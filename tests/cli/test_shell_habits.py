@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,23 @@ def test_a_new_overlay_file_is_not_answered_from_the_cache(project: Path) -> Non
         assert "envs/staging.yaml:1:1" in again.stderr
     finally:
         stray.unlink()
+
+
+@pytest.mark.parametrize("command", [["validate"], ["render"]])
+def test_a_300_character_environment_name_gets_the_name_rule(
+    tmp_path: Path, project: Path, command: list[str]
+) -> None:
+    """The file system cannot hold envs/<300 chars>.yaml; the name rule speaks first, located."""
+    folder = tmp_path / "long"
+    shutil.copytree(project, folder, ignore=shutil.ignore_patterns(".gpuplat"))
+    spec = folder / "gpuplat.yaml"
+    name = "a" * 300
+    spec.write_text(
+        spec.read_text(encoding="utf-8").replace("  - name: dev\n", f"  - name: {name}\n"),
+        encoding="utf-8",
+    )
+    done = gpuplat(*command, cwd=folder)
+    assert done.returncode == 4, done.stderr
+    assert done.stderr.startswith(f'Error: environment name "{name}"')
+    assert "gpuplat.yaml:68:11  environments[0].name" in done.stderr
+    assert "File name too long" not in done.stderr
