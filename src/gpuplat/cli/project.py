@@ -150,7 +150,8 @@ def render(
     for change in result.changes:
         app.console.say(f"  {verb}{change.action} {change.path}")
     for path in result.edited_roots:
-        app.console.say(f"Warning: {path} was edited by hand; gpuplat owns it and rewrote it")
+        rewrote = "would rewrite it (--dry-run: nothing written)" if dry_run else "rewrote it"
+        app.console.say(f"Warning: {path} was edited by hand; gpuplat owns it and {rewrote}")
     envs_text = ", ".join(result.envs)
     if check:
         app.console.say(f"up to date: {envs_text}")
