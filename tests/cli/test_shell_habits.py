@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+
+PYTHON_STARTING = ("Could not import runpy module", "Fatal Python error: init_import_site")
+"""How Python itself reports a SIGINT while it starts, before it runs a line of gpuplat."""
 
 ENV = {**{k: v for k, v in os.environ.items() if k != "CI"}, "NO_COLOR": "1"}
 
@@ -95,3 +100,44 @@ def test_a_300_character_environment_name_gets_the_name_rule(
     assert done.stderr.startswith(f'Error: environment name "{name}"')
     assert "gpuplat.yaml:68:11  environments[0].name" in done.stderr
     assert "File name too long" not in done.stderr
+
+
+def test_ctrl_c_in_the_first_fraction_of_a_second_says_interrupted_once(project: Path) -> None:
+    """SIGINT (what a terminal's Ctrl-C sends) at many moments of the start and the first run.
+
+    From the moment the interpreter runs gpuplat's first line: no traceback, and "Interrupted."
+    exactly once with status 130. Before that line Python's own start is not gpuplat's to
+    guard; a SIGINT there ends the process by the signal (status -2, nothing printed) or, in
+    the interpreter's start itself, with Python's fatal error (`PYTHON_STARTING`), so the sweep
+    starts after twice the time a bare interpreter takes to start and finish, and such an end
+    on a busy machine is not counted against gpuplat.
+    """
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    bare = time.monotonic() - started
+    seen: list[tuple[float, int, str]] = []
+    for step in range(25):
+        delay = 2 * bare + step * 0.015
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gpuplat", "validate"],
+            cwd=project,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=ENV,
+        )
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        seen.append((delay, proc.returncode, err))
+    for delay, code, err in seen:
+        if err.startswith(PYTHON_STARTING):
+            continue  # the interpreter's own start, slowed by a busy machine
+        assert "Traceback" not in err, (delay, err)
+        assert "Aborted!" not in err, (delay, err)
+        assert err.count("Interrupted.") <= 1, (delay, err)
+        if code == 130:
+            assert err.count("Interrupted.") == 1, (delay, err)
+        else:  # finished before the signal came, or ended by the signal before Python's handler
+            assert code in (0, -signal.SIGINT), (delay, code, err)
+    assert any(code == 130 for _, code, _ in seen), "no run was interrupted: sweep too late"

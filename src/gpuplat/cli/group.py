@@ -17,6 +17,7 @@ import click
 from gpuplat import __version__
 from gpuplat.console import Console
 from gpuplat.errors import ExitCode, GpuplatError, file_error
+from gpuplat.interrupt import interrupted
 
 
 @dataclass
@@ -28,8 +29,26 @@ class App:
     debug: bool
 
 
+_STANDALONE = [False]
+"""Whether :func:`main` runs: gpuplat is the process, not a call inside another program's."""
+
+
 class _Group(click.Group):
     """Turns results and errors of every command into exit codes, in one place."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        # Ctrl-C while the command line is parsed: the same one "Interrupted." as later on,
+        # not click's "Aborted!" and exit 1.
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            raise SystemExit(interrupted(process=_STANDALONE[0])) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -44,8 +63,7 @@ class _Group(click.Group):
             console.error(exc, strict=bool(ctx.meta.get("strict")))
             ctx.exit(int(exc.exit_code))
         except KeyboardInterrupt:
-            Console().say("Interrupted.")
-            ctx.exit(int(ExitCode.INTERRUPTED))
+            ctx.exit(interrupted(process=_STANDALONE[0]))
         except BrokenPipeError:
             # The reader went away (`gpuplat graph | head -1`): end quietly, as Unix tools do.
             ctx.exit(closed_pipe())
@@ -123,6 +141,7 @@ def main() -> NoReturn:
     # CI runners cancel with SIGTERM: take the same graceful path as Ctrl-C, so Terraform is
     # stopped cleanly and its state lock released.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    _STANDALONE[0] = True
     try:
         cli.main(prog_name="gpuplat")
     except BrokenPipeError:  # help or version text written into a closed pipe
