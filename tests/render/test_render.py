@@ -129,6 +129,20 @@ def test_hand_edited_root_is_reported_and_rewritten(project: Path) -> None:
     assert backend.read_text() == original
 
 
+def test_dry_run_on_a_hand_edited_root_says_it_would_rewrite_it(project: Path) -> None:
+    backend = project / "envs/dev/inference-us/infra/backend.tf"
+    edited = backend.read_text() + "# local tweak\n"
+    backend.write_text(edited)
+    result = run("render", "--dry-run", cwd=project)
+    assert result.exit_code == 0
+    assert (
+        "Warning: envs/dev/inference-us/infra/backend.tf was edited by hand; gpuplat owns it "
+        "and would rewrite it (--dry-run: nothing written)\n" in result.stderr
+    )
+    assert "rewrote" not in result.stderr
+    assert backend.read_text() == edited
+
+
 def test_deleted_module_folder_is_written_again(project: Path) -> None:
     import shutil
 

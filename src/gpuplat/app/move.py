@@ -107,6 +107,7 @@ def carry_out(
             raise GpuplatError(
                 f"the target {to} could not be planned: {target.error}",
                 hint=target.error.hint,
+                exit_code=target.error.exit_code,  # terraform failed: 6, as `plan` says it
                 details=tuple(target.error.details),
             )
         unplanned = [c for c in sources if by_cluster[c].error is not None]
