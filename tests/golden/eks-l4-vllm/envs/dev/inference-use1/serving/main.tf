@@ -19,7 +19,9 @@ module "serve_chat_inference-use1" {
     "gpuplat.dev/workload" = "chat"
   }
   pod = {
-    annotations     = {}
+    annotations = {
+      "cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes" = "weights"
+    }
     automount_token = false
     labels = {
       "app.kubernetes.io/managed-by" = "gpuplat"

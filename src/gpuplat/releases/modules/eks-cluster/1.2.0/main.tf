@@ -1,4 +1,4 @@
-# gpuplat module eks-cluster 1.1.1: generated, do not edit.
+# gpuplat module eks-cluster 1.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 data "aws_partition" "current" {}
@@ -180,12 +180,26 @@ resource "aws_iam_role_policy_attachment" "cni" {
   policy_arn = "${local.policy}/AmazonEKS_CNI_Policy"
 }
 
+# The version of each add-on the call does not pin, for the cluster's minor. addon_version is
+# Optional+Computed in the provider: left null, an add-on keeps the version it was created with
+# when the minor goes up, and the EKS upgrade guide requires moving VPC CNI, CoreDNS and
+# kube-proxy with the control plane. Read from var.kubernetes_version (not the cluster's
+# attribute), so a minor change shows the new add-on versions in the same plan; the add-ons
+# still update after the control plane, whose name they reference.
+data "aws_eks_addon_version" "this" {
+  for_each = var.addons
+
+  addon_name         = each.key
+  kubernetes_version = var.kubernetes_version
+  most_recent        = var.addons_most_recent
+}
+
 resource "aws_eks_addon" "before_nodes" {
   for_each = local.addons_before_nodes
 
   cluster_name                = aws_eks_cluster.this.name
   addon_name                  = each.key
-  addon_version               = each.value.version
+  addon_version               = coalesce(each.value.version, data.aws_eks_addon_version.this[each.key].version)
   configuration_values        = each.value.configuration
   resolve_conflicts_on_create = "OVERWRITE"
   resolve_conflicts_on_update = "OVERWRITE"
@@ -316,7 +330,7 @@ resource "aws_eks_addon" "after_nodes" {
 
   cluster_name                = aws_eks_cluster.this.name
   addon_name                  = each.key
-  addon_version               = each.value.version
+  addon_version               = coalesce(each.value.version, data.aws_eks_addon_version.this[each.key].version)
   configuration_values        = each.value.configuration
   resolve_conflicts_on_create = "OVERWRITE"
   resolve_conflicts_on_update = "OVERWRITE"

@@ -1,4 +1,4 @@
-# gpuplat module eks-cluster 1.1.1: generated, do not edit.
+# gpuplat module eks-cluster 1.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "name" {
@@ -117,7 +117,7 @@ variable "logging" {
 }
 
 variable "addons" {
-  description = "EKS managed add-ons by name, each with an optional version (null: the default for the cluster's version) and configuration JSON. CoreDNS is installed after the system node group; the others before any node."
+  description = "EKS managed add-ons by name, each with an optional version (null: resolved for kubernetes_version, see addons_most_recent, and moved with it when the minor goes up) and configuration JSON. CoreDNS is installed after the system node group; the others before any node."
   type = map(object({
     version       = optional(string)
     configuration = optional(string)
@@ -133,6 +133,12 @@ variable "addons" {
     condition     = alltrue([for a in values(var.addons) : a.configuration == null || can(jsondecode(a.configuration))])
     error_message = "each add-on's configuration must be JSON."
   }
+}
+
+variable "addons_most_recent" {
+  description = "For add-ons without a version: true takes the newest version EKS publishes for kubernetes_version (a plan shows an update when a newer one is published), false EKS's default version for that minor (it moves only when the minor does)."
+  type        = bool
+  default     = true
 }
 
 variable "system_pool" {
