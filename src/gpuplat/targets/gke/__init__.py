@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from gpuplat.catalog import ChartPin, Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import Ladder, LadderRung
+from gpuplat.spec.ladder import Ladder, LadderRung, single_capacity
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets.base import (
@@ -111,7 +111,7 @@ class GKE(Target):
     def check_cluster(
         self, spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator
     ) -> Iterator[Diagnostic]:
-        yield from checks.cluster(cluster, base, loc)
+        yield from checks.cluster(cluster, self.default_zone_count(cluster), base, loc)
         yield from checks.workloads(spec, cluster, loc)
 
     def check_calendar(
@@ -147,7 +147,12 @@ class GKE(Target):
         base: KeyPath,
         loc: Locator,
     ) -> Iterator[Diagnostic]:
-        return checks.pool(pool, self.device_plugin(spec), base, loc)
+        yield from checks.pool(pool, self.device_plugin(spec), base, loc)
+        auto = pool.autoscaling
+        if not auto.per_zone and single_capacity(pool) is not None:
+            zones = infra.zone_count(self, cluster, pool)
+            path = (*base, "autoscaling", "min_nodes")
+            yield from checks.node_counts("pool", auto.min_nodes, auto.max_nodes, zones, path, loc)
 
     def cloud_pool_labels(self, pool: NodePool, plugin: ResolvedPlugin) -> dict[str, str]:
         labels: dict[str, str] = {}

@@ -18,7 +18,9 @@ STARTS_EMPTY = ("flex-start", "queued")
 """Capacity types whose nodes are only created for pods that wait for them."""
 
 
-def cluster(cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+def cluster(
+    cluster: Cluster, default_zones: int, base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
     """The GCP project, a zonal cluster's zone, and the private control plane range."""
     if cluster.gcp is not None and not _GCP_PROJECT.match(cluster.gcp.project):
         yield loc.error(
@@ -32,6 +34,15 @@ def cluster(cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnosti
             "a zonal cluster needs a zone",
             "list its zone under zones (the first zone hosts the control plane)",
         )
+    system = cluster.system_pool
+    yield from node_counts(
+        "system pool",
+        system.min_nodes,
+        system.max_nodes,
+        len(cluster.zones) or default_zones,
+        (*base, "system_pool", "min_nodes"),
+        loc,
+    )
     net = cluster.network
     path = (*base, "network")
     if net.control_plane_cidr is not None:
@@ -143,6 +154,25 @@ def pool(pool: NodePool, plugin: str, base: KeyPath, loc: Locator) -> Iterator[D
             "GKE pools for DRA must not auto-install the GPU driver",
             "set driver.install: none; gpuplat's platform stage installs the driver and the NVIDIA DRA driver",
         )
+
+
+def node_counts(
+    what: str, low: int, high: int, zones: int, path: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """A minimum GKE can create: it creates a pool with the same count in every zone
+    (``initial_node_count``, or ``node_count`` of a fixed pool), and its autoscaler never
+    scales a pool up to its minimum, so the minimum is rounded up to a multiple of the zones."""
+    per_zone = -(-low // zones)
+    if low > high or per_zone * zones <= high:
+        return  # min above max is refused on its own
+    yield loc.error(
+        path,
+        f"{what} min_nodes {low} over {zones} zones: GKE creates nodes in equal numbers per "
+        f"zone, {per_zone} in each, {per_zone * zones} in all, above max_nodes {high}",
+        f"make min_nodes a multiple of {zones} (e.g. {per_zone * zones} with max_nodes "
+        f"{max(high, per_zone * zones)}), raise max_nodes to {per_zone * zones}, or list "
+        "fewer zones for the pool",
+    )
 
 
 def workloads(spec: Spec, cluster: Cluster, loc: Locator) -> Iterator[Diagnostic]:
