@@ -28,8 +28,8 @@ class Capacity(SpecModel):
     )
     reservation: str | None = Field(
         None,
-        description="Reservation to consume: GCE reservation name (omit to use any matching "
-        "reservation), EC2 capacity reservation / capacity block id, or the resource id of an "
+        description="Reservation to consume: GCE reservation name (required on GKE: without "
+        "one a pool is an on-demand VM that uses a reservation only if one is free), EC2 capacity reservation / capacity block id, or the resource id of an "
         "Azure capacity reservation group. Only with type reservation.",
     )
     reservation_project: str | None = Field(

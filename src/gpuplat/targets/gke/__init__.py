@@ -148,6 +148,8 @@ class GKE(Target):
         loc: Locator,
     ) -> Iterator[Diagnostic]:
         yield from checks.pool(pool, self.device_plugin(spec), base, loc)
+        if (cap := single_capacity(pool)) is not None:
+            yield from checks.named_reservation(cap, (*base, "capacity", "type"), loc)
         auto = pool.autoscaling
         if not auto.per_zone and single_capacity(pool) is not None:
             zones = infra.zone_count(self, cluster, pool)
@@ -176,7 +178,11 @@ class GKE(Target):
     def check_ladder(
         self, spec: Spec, cluster: Cluster, ladder_: Ladder, base: KeyPath, loc: Locator
     ) -> Iterator[Diagnostic]:
-        return ladder.check(spec, cluster, ladder_, base, loc)
+        yield from ladder.check(spec, cluster, ladder_, base, loc)
+        for rung in ladder_.rungs:
+            cap = rung.pool.capacity
+            assert not isinstance(cap, list)  # a rung's node pool has one capacity type
+            yield from checks.named_reservation(cap, (*base, *rung.path), loc)
 
     def rung_labels(self, spec: Spec, ladder_: Ladder, rung: LadderRung) -> dict[str, str]:
         labels = super().rung_labels(spec, ladder_, rung)

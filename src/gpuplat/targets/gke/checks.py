@@ -10,7 +10,7 @@ from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import single_capacity
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.spec.model import Capacity, Cluster, NodePool, Spec
 from gpuplat.spec.resolve import workload_pools
 
 _GCP_PROJECT = re.compile(r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$")
@@ -154,6 +154,22 @@ def pool(pool: NodePool, plugin: str, base: KeyPath, loc: Locator) -> Iterator[D
             "GKE pools for DRA must not auto-install the GPU driver",
             "set driver.install: none; gpuplat's platform stage installs the driver and the NVIDIA DRA driver",
         )
+
+
+def named_reservation(cap: Capacity, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """A reservation GKE will really use: without a name a pool is ANY_RESERVATION, an on-demand
+    VM that takes a matching reservation only if one happens to be free (Compute
+    ReservationAffinity; ComputeClass "Consume Compute Engine reservations"), so a ladder
+    never reaches its cheaper rungs and cost would price on-demand VMs as reserved ones."""
+    if cap.type != "reservation" or cap.reservation is not None:
+        return
+    yield loc.error(
+        path,
+        "a reservation without a name is GKE's ANY_RESERVATION: an on-demand VM that uses a "
+        "matching reservation only if one happens to be free",
+        "name the reservation (reservation: <name>, and reservation_project when it is shared "
+        "from another project), or use on-demand capacity",
+    )
 
 
 def node_counts(
