@@ -148,6 +148,7 @@ class GKE(Target):
         loc: Locator,
     ) -> Iterator[Diagnostic]:
         yield from checks.pool(pool, self.device_plugin(spec), base, loc)
+        yield from checks.boot_disk(pool, infra.HYPERDISK_ONLY, base, loc)
         if (cap := single_capacity(pool)) is not None:
             yield from checks.named_reservation(cap, (*base, "capacity", "type"), loc)
         auto = pool.autoscaling

@@ -156,6 +156,25 @@ def pool(pool: NodePool, plugin: str, base: KeyPath, loc: Locator) -> Iterator[D
         )
 
 
+def boot_disk(
+    pool: NodePool, hyperdisk_only: tuple[str, ...], base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """Persistent Disk on a machine series that boots only from Hyperdisk (A3 Ultra, A4, A4X,
+    G4): GKE cannot create the pool's nodes."""
+    disk = pool.disk.type
+    if (
+        disk is None
+        or not disk.startswith("pd-")
+        or not pool.machine_type.startswith(hyperdisk_only)
+    ):
+        return
+    yield loc.error(
+        (*base, "disk", "type"),
+        f"{pool.machine_type} boots only from Hyperdisk; {disk} is Persistent Disk",
+        "use hyperdisk-balanced (the default for this machine type when disk.type is left out)",
+    )
+
+
 def named_reservation(cap: Capacity, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     """A reservation GKE will really use: without a name a pool is ANY_RESERVATION, an on-demand
     VM that takes a matching reservation only if one happens to be free (Compute
