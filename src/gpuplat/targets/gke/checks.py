@@ -64,6 +64,16 @@ def cluster(
             "private GKE nodes need control_plane_cidr",
             "add network.control_plane_cidr: 172.16.0.0/28 (a /28 not used elsewhere)",
         )
+    if net.private_nodes and net.cloud_nat is None:
+        # gpuplat never creates a GKE VPC: the network may already have NAT for the subnetwork,
+        # and a second Cloud NAT for the same subnetwork fails to create.
+        yield loc.error(
+            (*path, "private_nodes"),
+            "private GKE nodes on a VPC gpuplat does not own: say whether gpuplat adds Cloud NAT",
+            f"set network.cloud_nat: true to create a Cloud Router and NAT for subnetwork "
+            f'"{net.subnetwork or "default"}" (the nodes pull images and weights through it), '
+            "or false when the VPC already has NAT for it (a second one fails to create)",
+        )
 
 
 def n1_shape(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:

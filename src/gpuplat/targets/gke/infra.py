@@ -67,7 +67,7 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
             "network": network.network or "default",
             "subnetwork": network.subnetwork or "default",
             "private_nodes": network.private_nodes,
-            "cloud_nat": network.cloud_nat,
+            "cloud_nat": bool(network.cloud_nat),
             "control_plane_cidr": network.control_plane_cidr,
             "authorized_networks": [
                 {"cidr": a.cidr, "name": a.name} for a in network.authorized_networks

@@ -14,7 +14,7 @@ module "cluster_mig-central" {
   deletion_protection = false
   network = {
     authorized_networks = []
-    cloud_nat           = true
+    cloud_nat           = false
     control_plane_cidr  = null
     network             = "default"
     private_nodes       = false
