@@ -82,20 +82,25 @@ def test_gke_l4_vllm(tmp_path: Path) -> None:
         month(ceiling + FEE["gke"] + 3 * E2_STANDARD_4),
     )
     assert (month(ceiling), month(ceiling + 0.1 + 3 * E2_STANDARD_4)) == (497.23, 863.74)
-    # prod: on-demand, one node always up for a fixed 2 replicas on its 2 time-sliced slices.
+    # prod: on-demand, two nodes (one a zone) always up for a fixed 4 replicas on their 4
+    # time-sliced slices.
     node = G2_STANDARD_8["on-demand"]
-    assert figures(envs["prod"], "floor") == (1, month(node), month(node + 0.1 + E2_STANDARD_4))
+    assert figures(envs["prod"], "floor") == (
+        2,
+        month(2 * node),
+        month(2 * node + 0.1 + E2_STANDARD_4),
+    )
     assert figures(envs["prod"], "ceiling") == (
-        1,
-        month(node),
-        month(node + 0.1 + 3 * E2_STANDARD_4),
+        2,
+        month(2 * node),
+        month(2 * node + 0.1 + 3 * E2_STANDARD_4),
     )
     assert month(node) == 623.15
-    # expected: 2 replicas x 1 slice on a node of 2 slices = 1 node, the floor.
-    assert envs["prod"]["gpu"]["expected"]["nodes"] == 1  # type: ignore[index]
+    # expected: 4 replicas x 1 slice on nodes of 2 slices = 2 nodes, the floor.
+    assert envs["prod"]["gpu"]["expected"]["nodes"] == 2  # type: ignore[index]
     pool = envs["prod"]["clusters"][0]["pools"][0]  # type: ignore[index]
     assert pool["rungs"][0]["source"] == "skypilot_catalog_gcp_v7"
-    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 623.15  # type: ignore[index]
+    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 1246.3  # type: ignore[index]
 
 
 def test_gke_h100_mig(tmp_path: Path) -> None:

@@ -75,8 +75,8 @@ module "serve_chat_inference-us" {
     }
   }
   replicas = {
-    max = 2
-    min = 2
+    max = 4
+    min = 4
   }
   placement = {
     pool_label = "gpuplat.dev/pool"
@@ -146,7 +146,7 @@ module "serve_chat_inference-us" {
   disruption = {
     max_unavailable = 1
   }
-  # Rollout: at max_nodes, pool l4-shared (1 nodes x 2 GPU units): room for 2 replicas of 1 GPU unit(s); with 2 running (fixed: no autoscaler) a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
+  # Rollout: at max_nodes, pool l4-shared (2 nodes x 2 GPU units): room for 4 replicas of 1 GPU unit(s); with 4 running (fixed: no autoscaler) a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
   rollout = {
     max_surge                 = 0
     max_unavailable           = 1
