@@ -23,7 +23,7 @@ import yaml
 from tests.support.cli import run
 from tests.support.hclread import modules
 from tests.support.specs import AKS_LADDER_PATCH, AKS_RESERVATION_GROUP, project
-from tests.support.standin import build_stand_ins
+from tests.support.standin import RECORD_ENV, build_stand_ins
 from tests.support.standin import run as terraform
 
 pytestmark = pytest.mark.terraform
@@ -72,7 +72,8 @@ def planned(
     for stage in ("infra", "platform"):
         workdir = root / stage
         for args in (("init", "-input=false"), ("plan", "-input=false", "-out=p.tfplan")):
-            done = terraform(cli, workdir, *args, timeout=600)
+            # Record mode only to read data sources (aks-cluster reads azurerm_client_config).
+            done = terraform(cli, workdir, *args, timeout=600, env=RECORD_ENV)
             assert done.returncode == 0, f"{stage}: terraform {args[0]}:\n{done.stderr}"
         shown = terraform(cli, workdir, "show", "-json", "p.tfplan", timeout=600)
         assert shown.returncode == 0, shown.stderr

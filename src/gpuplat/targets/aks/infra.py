@@ -69,12 +69,15 @@ def cluster_view(
             "private_cluster": not network.public_endpoint,
             "authorized_ip_ranges": [a.cidr for a in network.authorized_networks],
         },
-        # Protected (prod-like) environments: Kubernetes authorization through Azure roles and
-        # no local accounts, so every access is a Microsoft Entra identity that can be revoked.
+        # Kubernetes authorization through Azure roles in every environment: the later stages
+        # sign in as an Entra identity (kubelogin), which Kubernetes RBAC would bind to nothing
+        # but the admins groups. Protected (prod-like) environments also turn local accounts
+        # off, so every access is an Entra identity that can be revoked.
         "entra": {
             "admin_group_object_ids": list(azure.admins),
-            "azure_rbac_enabled": env.protected,
+            "azure_rbac_enabled": True,
         },
+        "deployer_admin": azure.deployer_admin,
         "local_account_disabled": env.protected,
         "system_pool": {
             "vm_size": system.machine_type or target.default_system_machine,

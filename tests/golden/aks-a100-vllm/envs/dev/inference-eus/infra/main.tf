@@ -3,7 +3,7 @@
 
 # AKS cluster inference-eus in eastus
 module "cluster_inference-eus" {
-  source = "../../../../modules/aks-cluster/1.0.0"
+  source = "../../../../modules/aks-cluster/1.1.0"
 
   name                = "inference-eus"
   resource_group_name = "acme-inference-dev"
@@ -16,8 +16,9 @@ module "cluster_inference-eus" {
   }
   entra = {
     admin_group_object_ids = []
-    azure_rbac_enabled     = false
+    azure_rbac_enabled     = true
   }
+  deployer_admin         = true
   local_account_disabled = false
   system_pool = {
     max_nodes = 3

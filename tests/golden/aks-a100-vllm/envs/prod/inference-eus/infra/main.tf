@@ -3,7 +3,7 @@
 
 # AKS cluster inference-eus in eastus
 module "cluster_inference-eus" {
-  source = "../../../../modules/aks-cluster/1.0.0"
+  source = "../../../../modules/aks-cluster/1.1.0"
 
   name                = "inference-eus"
   resource_group_name = "acme-inference-prod"
@@ -18,6 +18,7 @@ module "cluster_inference-eus" {
     admin_group_object_ids = ["11111111-2222-3333-4444-555555555555"]
     azure_rbac_enabled     = true
   }
+  deployer_admin         = true
   local_account_disabled = true
   system_pool = {
     max_nodes = 3

@@ -1,4 +1,4 @@
-# gpuplat module aks-cluster 1.0.0: generated, do not edit.
+# gpuplat module aks-cluster 1.1.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "name" {
@@ -71,6 +71,12 @@ variable "entra" {
     azure_rbac_enabled     = optional(bool, true)
   })
   default = {}
+}
+
+variable "deployer_admin" {
+  description = "Give the identity that applies this module the Azure Kubernetes Service RBAC Cluster Admin role on the cluster, so Kubernetes and Helm runs that sign in as it (kubelogin) are authorized. Needs entra.azure_rbac_enabled, and Owner or User Access Administrator to write the assignment."
+  type        = bool
+  default     = true
 }
 
 variable "local_account_disabled" {
