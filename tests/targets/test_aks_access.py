@@ -11,17 +11,13 @@ assignments (Owner or User Access Administrator); both are said in the README.
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.support.aksplan import plan_golden
 from tests.support.cli import run
-from tests.support.golden import GOLDEN
 from tests.support.specs import project
-from tests.support.standin import RECORD_ENV, build_stand_ins
-from tests.support.standin import run as terraform
 
 CLUSTER = "inference-eus"
 RBAC_ADMIN = "Azure Kubernetes Service RBAC Cluster Admin"
@@ -58,19 +54,6 @@ def test_an_admins_group_alone_is_enough(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
 
 
-def plan_infra(root: Path) -> dict[str, dict[str, object]]:
-    """Planned values by address of an AKS infra root (local state, data sources read)."""
-    (root / "backend.tf").write_text("# local state for an offline plan\n", encoding="utf-8")
-    cli = build_stand_ins()
-    for args in (("init", "-input=false"), ("plan", "-input=false", "-out=p.tfplan")):
-        done = terraform(cli, root, *args, timeout=600, env=RECORD_ENV)
-        assert done.returncode == 0, f"terraform {args[0]}:\n{done.stderr}"
-    shown = terraform(cli, root, "show", "-json", "p.tfplan", timeout=600, env=RECORD_ENV)
-    assert shown.returncode == 0, shown.stderr
-    changes = json.loads(shown.stdout)["resource_changes"]
-    return {c["address"]: c["change"]["after"] for c in changes}
-
-
 @pytest.mark.terraform
 @pytest.mark.parametrize("env", ["dev", "prod"])
 def test_the_deploying_identity_is_cluster_admin_through_azure_rbac(
@@ -79,9 +62,7 @@ def test_the_deploying_identity_is_cluster_admin_through_azure_rbac(
     """dev (Kubernetes RBAC and no admins group before) and prod (Azure RBAC, no local
     accounts) alike: the identity that applies the infra stage, and so runs the next ones, holds
     the AKS RBAC Cluster Admin role on the cluster, and Azure RBAC authorizes the API."""
-    tree = tmp_path / "aks"
-    shutil.copytree(GOLDEN / "aks-a100-vllm", tree, ignore=shutil.ignore_patterns(".terraform*"))
-    planned = plan_infra(tree / "envs" / env / CLUSTER / "infra")
+    planned = plan_golden(tmp_path, env)
     module = f"module.cluster_{CLUSTER}"
     role = planned[f"{module}.azurerm_role_assignment.deployer[0]"]
     assert role["role_definition_name"] == RBAC_ADMIN

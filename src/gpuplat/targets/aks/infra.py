@@ -143,6 +143,7 @@ def pool_view(
         "name": pool.name,
         "vm_size": pool.machine_type,
         "gpus_per_node": gpu.gpus_per_node,
+        "advertised_gpus": gpu.units_per_node,
         # With driver.install none the GPU Operator installs the driver (and AKS must not).
         "gpu_driver": "None" if pool.driver.install == "none" else "Install",
         "gpu_instance": gpu_instance,

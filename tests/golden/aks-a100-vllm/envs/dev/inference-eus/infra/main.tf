@@ -38,7 +38,7 @@ module "cluster_inference-eus" {
 
 # GPU node pool a100mig of inference-eus: Standard_NC24ads_A100_v4 (1x A100-80GB)
 module "pool_inference-eus_a100mig" {
-  source = "../../../../modules/aks-gpu-node-pool/1.0.1"
+  source = "../../../../modules/aks-gpu-node-pool/1.1.0"
 
   kubernetes_cluster_id = module.cluster_inference-eus.id
   orchestrator_version  = module.cluster_inference-eus.kubernetes_version
@@ -46,6 +46,7 @@ module "pool_inference-eus_a100mig" {
   name                  = "a100mig"
   vm_size               = "Standard_NC24ads_A100_v4"
   gpus_per_node         = 1
+  advertised_gpus       = 2
   gpu_driver            = "Install"
   gpu_instance          = "MIG3g"
   os_sku                = "Ubuntu"
