@@ -86,6 +86,7 @@ def cluster_view(
             "zones": list(cluster.zones),
         },
         "autoscaler": {"expander": expander},
+        "reservation_group_ids": reservation_groups(target, cluster),
         "tags": tags,
     }
     identities = [
@@ -168,6 +169,18 @@ def pool_view(
         "gpus_per_node": gpu.gpus_per_node,
         "args": args,
     }
+
+
+def reservation_groups(target: Target, cluster: Cluster) -> list[str]:
+    """The capacity reservation groups of the cluster's pools and ladder rungs, in order."""
+    out: list[str] = []
+    for pool in cluster.node_pools:
+        for rung in target.ladder(cluster, pool).rungs:
+            cap = rung.pool.capacity
+            assert not isinstance(cap, list)  # a rung's node pool has the rung's one capacity
+            if cap.type == "reservation" and cap.reservation and cap.reservation not in out:
+                out.append(cap.reservation)
+    return out
 
 
 def blob_readers(env: EnvSpec, cluster: Cluster) -> list[BlobReader]:

@@ -3,7 +3,7 @@
 
 # AKS cluster inference-eus in eastus
 module "cluster_inference-eus" {
-  source = "../../../../modules/aks-cluster/1.1.0"
+  source = "../../../../modules/aks-cluster/1.2.0"
 
   name                = "inference-eus"
   resource_group_name = "acme-inference-prod"
@@ -29,6 +29,7 @@ module "cluster_inference-eus" {
   autoscaler = {
     expander = "least-waste"
   }
+  reservation_group_ids = []
   tags = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-azure"

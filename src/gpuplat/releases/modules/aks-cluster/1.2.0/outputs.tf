@@ -1,4 +1,4 @@
-# gpuplat module aks-cluster 1.1.0: generated, do not edit.
+# gpuplat module aks-cluster 1.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 output "name" {
@@ -9,6 +9,13 @@ output "name" {
 output "id" {
   description = "Resource id of the cluster (GPU pools join it by this id)."
   value       = azurerm_kubernetes_cluster.this.id
+  # A pool in a capacity reservation group is created only once the control plane may use it.
+  depends_on = [azurerm_role_assignment.reservations]
+}
+
+output "control_plane_principal_id" {
+  description = "Principal id of the control plane's user-assigned identity (null: system-assigned)."
+  value       = local.user_assigned ? azurerm_user_assigned_identity.control_plane[0].principal_id : null
 }
 
 output "location" {

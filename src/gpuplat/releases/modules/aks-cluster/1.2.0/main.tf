@@ -1,9 +1,44 @@
-# gpuplat module aks-cluster 1.1.0: generated, do not edit.
+# gpuplat module aks-cluster 1.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
   # A DNS prefix takes letters, digits and dashes only.
   dns_prefix = substr(replace(var.name, "_", "-"), 0, 54)
+
+  # Pools in a capacity reservation group need a user-assigned control-plane identity with
+  # Contributor on the group's resource group; a system-assigned one does not work (AKS docs,
+  # use-capacity-reservation-groups).
+  user_assigned = length(var.reservation_group_ids) > 0
+  reservation_resource_groups = toset([
+    for g in var.reservation_group_ids : regex("(?i)^(/subscriptions/[^/]+/resourceGroups/[^/]+)/", g)[0]
+  ])
+}
+
+resource "azurerm_user_assigned_identity" "control_plane" {
+  count               = local.user_assigned ? 1 : 0
+  name                = "${var.name}-control-plane"
+  resource_group_name = var.resource_group_name
+  location            = var.location
+  tags                = var.tags
+}
+
+resource "azurerm_role_assignment" "reservations" {
+  for_each             = local.user_assigned ? local.reservation_resource_groups : toset([])
+  scope                = each.value
+  role_definition_name = "Contributor"
+  principal_id         = azurerm_user_assigned_identity.control_plane[0].principal_id
+  principal_type       = "ServicePrincipal"
+  description          = "Control plane of ${var.name} (managed by gpuplat): places nodes in its capacity reservation groups."
+}
+
+# A user-assigned control plane joins the nodes' subnet only with a role on it.
+resource "azurerm_role_assignment" "subnet" {
+  count                = local.user_assigned && var.network.subnet_id != null ? 1 : 0
+  scope                = var.network.subnet_id
+  role_definition_name = "Network Contributor"
+  principal_id         = azurerm_user_assigned_identity.control_plane[0].principal_id
+  principal_type       = "ServicePrincipal"
+  description          = "Control plane of ${var.name} (managed by gpuplat): joins nodes to their subnet."
 }
 
 resource "azurerm_kubernetes_cluster" "this" {
@@ -52,7 +87,8 @@ resource "azurerm_kubernetes_cluster" "this" {
   }
 
   identity {
-    type = "SystemAssigned"
+    type         = local.user_assigned ? "UserAssigned" : "SystemAssigned"
+    identity_ids = local.user_assigned ? [azurerm_user_assigned_identity.control_plane[0].id] : null
   }
 
   # The system pool runs system pods (CoreDNS, KEDA, the autoscaler's targets of the platform
@@ -142,6 +178,9 @@ resource "azurerm_kubernetes_cluster" "this" {
   }
 
   tags = var.tags
+
+  # The roles exist before the control plane acts as the identity.
+  depends_on = [azurerm_role_assignment.reservations, azurerm_role_assignment.subnet]
 
   lifecycle {
     # The autoscaler owns the system pool's node count; Terraform owns the bounds.
