@@ -87,7 +87,7 @@ module "identity_chat_inference-eus" {
   subject             = "system:serviceaccount:chat:chat"
   role = {
     name  = "Storage Blob Data Reader"
-    scope = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/acme-inference-dev/providers/Microsoft.Storage/storageAccounts/acmemodels/blobServices/default/containers/models"
+    scope = "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/acme-models/providers/Microsoft.Storage/storageAccounts/acmemodels/blobServices/default/containers/models"
   }
   tags = {
     gpuplat-env     = "dev"
