@@ -118,7 +118,7 @@ module "serve_chat_inference-eus" {
         clientID                       = local.clusters["inference-eus"].workload_identities["chat"]
         containerName                  = "models"
         mountWithWorkloadIdentityToken = "true"
-        resourcegroup                  = "acme-inference-dev"
+        resourcegroup                  = "acme-models"
         storageaccount                 = "acmemodels"
       }
     }

@@ -1,4 +1,4 @@
-# gpuplat module aks-gpu-node-pool 1.0.1: generated, do not edit.
+# gpuplat module aks-gpu-node-pool 1.1.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "kubernetes_cluster_id" {
@@ -45,6 +45,17 @@ variable "gpus_per_node" {
   validation {
     condition     = var.gpus_per_node >= 1
     error_message = "gpus_per_node must be at least 1."
+  }
+}
+
+variable "advertised_gpus" {
+  description = "nvidia.com/gpu one node advertises to pods: MIG instances, or time-sliced replicas, of all its GPUs. Null: gpus_per_node. Written as the cluster autoscaler's node-template tag, which is what it reads at zero nodes."
+  type        = number
+  default     = null
+
+  validation {
+    condition     = var.advertised_gpus == null || coalesce(var.advertised_gpus, 1) >= 1
+    error_message = "advertised_gpus must be at least 1."
   }
 }
 

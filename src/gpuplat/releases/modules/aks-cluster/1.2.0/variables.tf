@@ -1,4 +1,4 @@
-# gpuplat module aks-cluster 1.0.0: generated, do not edit.
+# gpuplat module aks-cluster 1.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "name" {
@@ -71,6 +71,23 @@ variable "entra" {
     azure_rbac_enabled     = optional(bool, true)
   })
   default = {}
+}
+
+variable "deployer_admin" {
+  description = "Give the identity that applies this module the Azure Kubernetes Service RBAC Cluster Admin role on the cluster, so Kubernetes and Helm runs that sign in as it (kubelogin) are authorized. Needs entra.azure_rbac_enabled, and Owner or User Access Administrator to write the assignment."
+  type        = bool
+  default     = true
+}
+
+variable "reservation_group_ids" {
+  description = "Capacity reservation groups the cluster's pools draw from. Non-empty: the control plane gets a user-assigned identity with Contributor on each group's resource group, which AKS needs to place nodes in a reservation (a system-assigned identity does not work)."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for g in var.reservation_group_ids : can(regex("(?i)^/subscriptions/[^/]+/resourceGroups/[^/]+/providers/Microsoft\\.Compute/capacityReservationGroups/[^/]+$", g))])
+    error_message = "reservation_group_ids must be resource ids of capacity reservation groups."
+  }
 }
 
 variable "local_account_disabled" {

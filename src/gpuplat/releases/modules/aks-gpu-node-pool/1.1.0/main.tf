@@ -1,4 +1,4 @@
-# gpuplat module aks-gpu-node-pool 1.0.1: generated, do not edit.
+# gpuplat module aks-gpu-node-pool 1.1.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -12,6 +12,14 @@ locals {
     [for t in var.taints : t if !(t.key == "nvidia.com/gpu" && t.effect == "NoSchedule") && !(local.spot && t.key == "kubernetes.azure.com/scalesetpriority")],
   )
   labels = merge(var.labels, local.spot ? { "kubernetes.azure.com/scalesetpriority" = "spot" } : {})
+
+  # At zero nodes the cluster autoscaler builds its node template from the VM size (one GPU
+  # for Standard_NC24ads_A100_v4), not from the MIG instances or time-sliced replicas a node
+  # advertises, unless the scale set carries this tag (cloudprovider/azure/azure_template.go,
+  # "_" read as "/"). AKS copies node pool tags onto the pool's scale set.
+  autoscaler_tags = {
+    "k8s.io_cluster-autoscaler_node-template_resources_nvidia.com_gpu" = tostring(coalesce(var.advertised_gpus, var.gpus_per_node))
+  }
 }
 
 resource "azurerm_kubernetes_cluster_node_pool" "this" {
@@ -62,7 +70,7 @@ resource "azurerm_kubernetes_cluster_node_pool" "this" {
     }
   }
 
-  tags = var.tags
+  tags = merge(var.tags, local.autoscaler_tags)
 
   lifecycle {
     # The autoscaler owns the node count; Terraform owns the bounds.

@@ -1,4 +1,4 @@
-# gpuplat module aks-cluster 1.0.0: generated, do not edit.
+# gpuplat module aks-cluster 1.1.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -146,5 +146,25 @@ resource "azurerm_kubernetes_cluster" "this" {
   lifecycle {
     # The autoscaler owns the system pool's node count; Terraform owns the bounds.
     ignore_changes = [default_node_pool[0].node_count]
+  }
+}
+
+data "azurerm_client_config" "current" {}
+
+# The Kubernetes and Helm stages sign in as whoever applied this one (kubelogin turns the Azure
+# CLI login, or CI's service principal, into an Entra token). With Azure RBAC that identity is
+# authorized only through a role on the cluster; without one every request is a 403.
+resource "azurerm_role_assignment" "deployer" {
+  count                = var.deployer_admin ? 1 : 0
+  scope                = azurerm_kubernetes_cluster.this.id
+  role_definition_name = "Azure Kubernetes Service RBAC Cluster Admin"
+  principal_id         = data.azurerm_client_config.current.object_id
+  description          = "The identity that applies ${var.name}'s Terraform (managed by gpuplat): the platform and serving stages run as it."
+
+  lifecycle {
+    precondition {
+      condition     = var.entra.azure_rbac_enabled
+      error_message = "deployer_admin grants an Azure role, which authorizes Kubernetes requests only with entra.azure_rbac_enabled."
+    }
   }
 }
