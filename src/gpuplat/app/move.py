@@ -23,7 +23,7 @@ from pathlib import Path
 
 from gpuplat.app import saved
 from gpuplat.app.apply import apply_env
-from gpuplat.app.failover import load_env, move_json, move_line, report_lines
+from gpuplat.app.failover import load_env, move_json, move_line, plan_then_apply, report_lines
 from gpuplat.app.overlay import Before, set_roles
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.render import render_project
@@ -226,8 +226,7 @@ def result_lines(result: MoveResult) -> list[str]:
     for cluster in result.pending:
         lines.append(
             f"phase 2 pending: {cluster} still serves; once it can be planned: "
-            f"gpuplat plan {result.env} --cluster {cluster} --stage serving && "
-            f"gpuplat apply {result.env} --cluster {cluster}"
+            f"{plan_then_apply(result.env, cluster)}"
         )
     return lines
 
