@@ -14,7 +14,7 @@ module "weights_chat_inference-us" {
 
 # Model server chat on inference-us (primary)
 module "serve_chat_inference-us" {
-  source = "../../../../modules/model-server/2.2.0"
+  source = "../../../../modules/model-server/2.3.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }
@@ -160,7 +160,7 @@ module "serve_chat_inference-us" {
 # Scale-to-zero of chat on inference-us: clients call the front Service; the
 # KEDA HTTP add-on's interceptor holds their requests while a node and a replica start.
 module "zero_chat_inference-us" {
-  source = "../../../../modules/scale-to-zero/2.0.0"
+  source = "../../../../modules/scale-to-zero/2.1.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }

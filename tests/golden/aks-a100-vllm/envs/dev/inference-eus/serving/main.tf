@@ -3,7 +3,7 @@
 
 # Model server chat on inference-eus (primary)
 module "serve_chat_inference-eus" {
-  source = "../../../../modules/model-server/2.2.0"
+  source = "../../../../modules/model-server/2.3.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-eus
   }
@@ -145,7 +145,7 @@ module "serve_chat_inference-eus" {
 # Scale-to-zero of chat on inference-eus: clients call the front Service; the
 # KEDA HTTP add-on's interceptor holds their requests while a node and a replica start.
 module "zero_chat_inference-eus" {
-  source = "../../../../modules/scale-to-zero/2.0.0"
+  source = "../../../../modules/scale-to-zero/2.1.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-eus
   }

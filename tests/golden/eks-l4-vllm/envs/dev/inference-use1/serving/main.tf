@@ -3,7 +3,7 @@
 
 # Model server chat on inference-use1 (primary)
 module "serve_chat_inference-use1" {
-  source = "../../../../modules/model-server/2.2.0"
+  source = "../../../../modules/model-server/2.3.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-use1
   }
@@ -147,7 +147,7 @@ module "serve_chat_inference-use1" {
 # Scale-to-zero of chat on inference-use1: clients call the front Service; the
 # KEDA HTTP add-on's interceptor holds their requests while a node and a replica start.
 module "zero_chat_inference-use1" {
-  source = "../../../../modules/scale-to-zero/2.0.0"
+  source = "../../../../modules/scale-to-zero/2.1.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-use1
   }
