@@ -3,7 +3,7 @@
 
 # Model server chat on inference-eus (primary)
 module "serve_chat_inference-eus" {
-  source = "../../../../modules/model-server/2.2.0"
+  source = "../../../../modules/model-server/2.3.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-eus
   }
