@@ -96,10 +96,13 @@ class StageSummary:
     """Node pools and cluster fees per month at min and max nodes, before and after."""
     warnings: list[str] = field(default_factory=list)
     """What the cloud says about changes that need care (e.g. reserved capacity updated)."""
+    outputs: list[str] = field(default_factory=list)
+    """Root outputs the plan changes (e.g. ``placements`` after a role change): a change to
+    apply like any other, since what reads them (a front door, CI) follows the state."""
 
     @property
     def has_changes(self) -> bool:
-        return self.status == "planned" and any(self.counts.values())
+        return self.status == "planned" and (any(self.counts.values()) or bool(self.outputs))
 
     def protected(self) -> list[tuple[Element, str, str]]:
         """(element, what, verb) for every destroy or replace of something hard to get back."""
@@ -143,6 +146,7 @@ class StageSummary:
             else {"before": self.served.before, "after": self.served.after},
             "cost": None if self.cost is None else self.cost.to_json(),
             "warnings": list(self.warnings),
+            "outputs": list(self.outputs),
         }
 
     def lines(self) -> list[str]:
@@ -157,6 +161,8 @@ class StageSummary:
             f"{self.counts.get(v, 0)} to {v}" for v in ("create", "update", "replace", "destroy")
         )
         out = [f"  {self.stage}: {counts}"]
+        if self.outputs:
+            out.append(f"    outputs to change: {', '.join(self.outputs)}")
         width = max((len(c.element.label()) for c in self.elements), default=0)
         for changes in self.elements:
             detail = ", ".join(f"{n} {v}" for v, n in sorted(changes.actions.items()))
@@ -213,6 +219,7 @@ def summarize(
     summary.served = served_gpus(plan, table)
     summary.cost = cost_delta(plan, table, regions)
     summary.warnings = pool_warnings(plan)
+    summary.outputs = [o.name for o in plan.output_changes if o.is_change]
     return summary
 
 

@@ -86,20 +86,25 @@ def test_gke_l4_vllm(tmp_path: Path) -> None:
         month(ceiling + FEE["gke"] + 3 * E2_STANDARD_4),
     )
     assert (month(ceiling), month(ceiling + 0.1 + 3 * E2_STANDARD_4)) == (497.23, 863.74)
-    # prod: on-demand, one node always up for a fixed 2 replicas on its 2 time-sliced slices.
+    # prod: on-demand, 2..8 nodes (at least one a zone) for 2..16 replicas on 2 time-sliced
+    # slices a node.
     node = G2_STANDARD_8["on-demand"]
-    assert figures(envs["prod"], "floor") == (1, month(node), month(node + 0.1 + E2_STANDARD_4))
-    assert figures(envs["prod"], "ceiling") == (
-        1,
-        month(node),
-        month(node + 0.1 + 3 * E2_STANDARD_4),
+    assert figures(envs["prod"], "floor") == (
+        2,
+        month(2 * node),
+        month(2 * node + 0.1 + E2_STANDARD_4),
     )
-    assert month(node) == 623.15
-    # expected: 2 replicas x 1 slice on a node of 2 slices = 1 node, the floor.
-    assert envs["prod"]["gpu"]["expected"]["nodes"] == 1  # type: ignore[index]
+    assert figures(envs["prod"], "ceiling") == (
+        8,
+        month(8 * node),
+        month(8 * node + 0.1 + 3 * E2_STANDARD_4),
+    )
+    assert (month(2 * node), month(8 * node)) == (1246.30, 4985.20)
+    # expected: 2 replicas x 1 slice on nodes of 2 slices = 1 node; min_nodes keeps 2.
+    assert envs["prod"]["gpu"]["expected"]["nodes"] == 2  # type: ignore[index]
     pool = envs["prod"]["clusters"][0]["pools"][0]  # type: ignore[index]
     assert pool["rungs"][0]["source"] == "skypilot_catalog_gcp_v7"
-    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 623.15  # type: ignore[index]
+    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 4985.2  # type: ignore[index]
 
 
 def test_gke_h100_mig(tmp_path: Path) -> None:

@@ -75,8 +75,8 @@ def test_a_regional_cluster_without_zones_counts_three_zones(tmp_path: Path) -> 
     usage = yaml.safe_load(text)["resource_usage"]
     assert usage["module.cluster_inference-us.google_container_node_pool.system"] == {"nodes": 1}
     assert "system pool of inference-us: 3 nodes over 3 zones\n" in text
-    # prod l4-shared: 1 node over 3 zones; infracost's count is per zone, so it prices 3.
-    assert "inference-us/l4-shared: 1 nodes over 3 zones; infracost prices 1 x 3 = 3" in text
+    # prod l4-shared: 8 nodes over 3 zones; infracost's count is per zone, so it prices 9.
+    assert "inference-us/l4-shared: 8 nodes over 3 zones; infracost prices 3 x 3 = 9" in text
 
 
 def test_a_ladder_is_counted_on_its_rung_node_pools(tmp_path: Path) -> None:

@@ -80,6 +80,10 @@ class AKS(Target):
     managed_device_plugin = False
     operator_mig_strategy = None  # AKS partitions MIG pools itself (gpu_instance)
     weight_mounts = frozenset({"copy", "image", "blobfuse"})
+    # The managed autoscaler is the upstream one; the cluster's profile sets
+    # skip_nodes_with_local_storage = false, the annotation keeps that true of each pod when a
+    # profile is changed by hand.
+    local_volume_annotation = True
     blob_workload_identity = True
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {
         "azurerm": ("hashicorp/azurerm", ">= 4.79, < 5")
