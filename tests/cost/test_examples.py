@@ -21,6 +21,14 @@ from tests.support.specs import project
 H = 730
 # USD per node-hour, from src/gpuplat/catalog/data/{gke,ec2,pricing}.yaml.
 G2_STANDARD_8 = {"on-demand": 0.85363, "spot": 0.34057}  # us-central1
+GCE_SPOT_MOST = 0.4
+"""GCE spot is always 60-91 % off on-demand: ceilings are priced at 40 % of it (pricing.yaml)."""
+
+
+def gce_spot_ceiling(on_demand: float) -> float:
+    return round(on_demand * GCE_SPOT_MOST, 5)
+
+
 A3_HIGHGPU_8G = {"on-demand": 88.49, "spot": 20.19947}  # us-central1; Cloud Billing Catalog SKUs
 G6_XLARGE = {"on-demand": 0.8048, "spot": None}  # us-east-1; no spot price recorded
 E2_STANDARD_4 = 0.13402  # GKE system pool
@@ -79,13 +87,15 @@ def test_gke_l4_vllm(tmp_path: Path) -> None:
     # dev: l4-shared spot 0..2 nodes of 1 L4; system 1..3 x e2-standard-4; one GKE fee.
     assert figures(envs["dev"], "floor") == (0, 0.0, month(FEE["gke"] + E2_STANDARD_4))
     assert month(FEE["gke"] + E2_STANDARD_4) == 170.83
-    ceiling = 2 * G2_STANDARD_8["spot"]
+    # The spot ceiling is its published bound, 40 % of on-demand: 0.34145, not the 0.34057
+    # read when the catalog was.
+    ceiling = 2 * gce_spot_ceiling(G2_STANDARD_8["on-demand"])  # type: ignore[arg-type]
     assert figures(envs["dev"], "ceiling") == (
         2,
         month(ceiling),
         month(ceiling + FEE["gke"] + 3 * E2_STANDARD_4),
     )
-    assert (month(ceiling), month(ceiling + 0.1 + 3 * E2_STANDARD_4)) == (497.23, 863.74)
+    assert (month(ceiling), month(ceiling + 0.1 + 3 * E2_STANDARD_4)) == (498.52, 865.02)
     # prod: on-demand, 2..8 nodes (at least one a zone) for 2..16 replicas on 2 time-sliced
     # slices a node.
     node = G2_STANDARD_8["on-demand"]
@@ -109,17 +119,18 @@ def test_gke_l4_vllm(tmp_path: Path) -> None:
 
 def test_gke_h100_mig(tmp_path: Path) -> None:
     envs = report(tmp_path, "gke-h100-mig")
-    od, spot = A3_HIGHGPU_8G["on-demand"], A3_HIGHGPU_8G["spot"]
+    od = A3_HIGHGPU_8G["on-demand"]
+    spot = gce_spot_ceiling(od)  # at the ceiling: 40 % of 88.49 = 35.396
     # dev: h100-mig on-demand 0..1, h100-mig-spot 0..1, 8 H100 a node.
     assert figures(envs["dev"], "floor")[:2] == (0, 0.0)
     assert figures(envs["dev"], "ceiling")[:2] == (16, month(od + spot))
-    assert month(od + spot) == 79343.31
+    assert month(od + spot) == 90436.78
     # expected: coder's 1 replica needs one on-demand node (the preferred pool).
     assert envs["dev"]["gpu"]["expected"]["usd_per_month"] == month(od) == 64597.70  # type: ignore[index]
     # prod: on-demand 1..2, spot 0..4.
     assert figures(envs["prod"], "floor")[:2] == (8, month(od))
     assert figures(envs["prod"], "ceiling")[:2] == (48, month(2 * od + 4 * spot))
-    assert month(2 * od + 4 * spot) == 188177.85
+    assert month(2 * od + 4 * spot) == 232551.72
     rung = envs["prod"]["clusters"][0]["pools"][0]["rungs"][0]  # type: ignore[index]
     assert rung["unverified"] is False, "confirmed by two public sources"
     assert rung["as_of"] == "2026-09-26"

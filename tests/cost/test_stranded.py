@@ -109,7 +109,8 @@ def test_the_mig_example_separates_paid_idle_slices_from_spot_headroom(tmp_path:
     """gke-h100-mig prod: h100-mig on-demand 1..2 nodes x 16 slices (8 H100 x 2 x 3g.40gb),
     coder at most 24 replicas: 8 slices idle on nodes that run, 8/32 of 2 x 88.49 x 730 h =
     $32,298.85 paid. h100-mig-spot 0..4 is overflow nobody fills at max: its 64 slices are
-    headroom (4 x 20.19947 x 730 h = $58,982.45), free until used, never "waste"."""
+    headroom (4 x 35.396 x 730 h = $103,356.32 at the spot ceiling, 40 % of on-demand), free
+    until used, never "waste"."""
     root = project(tmp_path, example="gke-h100-mig")
     found = {f["pool"]: f for f in findings(root)}
     od, spot = found["h100-mig"], found["h100-mig-spot"]
@@ -117,4 +118,4 @@ def test_the_mig_example_separates_paid_idle_slices_from_spot_headroom(tmp_path:
     assert od["wasted"]["usd_per_month"] == round(2 * 88.49 * 730 * 8 / 32, 2) == 32298.85  # type: ignore[index]
     assert (spot["units"], spot["headroom_units"]) == (0, 64)
     assert spot["wasted"]["usd_per_month"] == 0.0  # type: ignore[index]
-    assert spot["headroom"]["usd_per_month"] == round(4 * 20.19947 * 730, 2) == 58982.45  # type: ignore[index]
+    assert spot["headroom"]["usd_per_month"] == round(4 * 35.396 * 730, 2) == 103356.32  # type: ignore[index]
