@@ -202,7 +202,8 @@ def test_table_marks_unknown_prices(tmp_path: Path) -> None:
     pool = next(line for line in lines if "l4-shared g6.xlarge" in line)
     # The rate is unknown; the ceiling is bounded by on-demand, and marked so.
     assert pool.split()[-4:] == ["?", "$0.00", "$0.00", "$1,175.01^"]
-    assert lines[-1].startswith("^ spot price unknown or capped")
+    assert lines[-1].startswith("^ spot price bounded: the ceiling is the most spot can cost")
+    assert "Priced from gpuplat's shipped catalog (read 2026-11-30)" in lines[-2]
 
 
 def test_what_is_not_counted_is_said(tmp_path: Path) -> None:

@@ -249,6 +249,10 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                 f"  GPU budget ${env.gpu_budget:,.2f}/month: ceiling {most.text()} {verdict}"
             )
         lines.append("")
+    lines.append(
+        f"Priced from gpuplat's shipped catalog (read {catalog.catalog_as_of()}); each price's "
+        "source and date: `gpuplat cost --json`"
+    )
     if flagged:
         lines.append(
             "* unverified price (one source, or another region's): see the rungs' notes in "
@@ -259,8 +263,8 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
         lines.extend(f"  {reason}" for reason in unknown)
     if bounded:
         lines.append(
-            "^ spot price unknown or capped: the ceiling is at its bound, on-demand or the "
-            "pool's max_price (ceiling_rungs in `gpuplat cost --json`)"
+            "^ spot price bounded: the ceiling is the most spot can cost (on-demand, 40 % of it "
+            "on GCE, or the pool's max_price; ceiling_rungs in `gpuplat cost --json`)"
         )
     return lines[:-1] if lines and lines[-1] == "" else lines
 
