@@ -22,7 +22,7 @@ from gpuplat.workload.budget import StartupBudget, startup_budget
 from gpuplat.workload.capacity import left_for, pool_units
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
-from gpuplat.workload.rollout import Rollout, rollout
+from gpuplat.workload.rollout import Rollout, rollout, running_at_rollout
 from gpuplat.workload.scaling import (
     PORT_NAME,
     SCRAPE_INTERVAL,
@@ -194,7 +194,9 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     low, high = role.low, role.high
     node_selector, class_tolerations = _ladder_selector(cluster, pools)
     fits, capacity_text = left_for(spec, workload, cluster)
-    plan_rollout = rollout(fits, workload.gpus, max(high, 1), capacity_text)
+    fixed = autoscale_kind(workload, low, high) == "none"
+    running = running_at_rollout(low, high, scaled=not fixed)
+    plan_rollout = rollout(fits, workload.gpus, running, capacity_text, fixed=fixed)
     resources = replica_resources(spec, cluster, pools, workload, fuse=weights.mode == "gcsfuse")
     if weights.mode == "copy":
         weights = replace(

@@ -80,26 +80,6 @@ resource "kubernetes_manifest" "prometheus_auth" {
   }
 }
 
-# The managed collector scrapes exactly the serving pods (Google Managed Prometheus: a
-# PodMonitoring selecting the Deployment's pods, on the server's metrics port and path).
-resource "kubernetes_manifest" "pod_monitoring" {
-  count = var.scrape == null ? 0 : 1
-
-  manifest = {
-    apiVersion = "monitoring.googleapis.com/v1"
-    kind       = "PodMonitoring"
-    metadata   = { name = var.name, namespace = var.namespace, labels = var.labels }
-    spec = {
-      selector = { matchLabels = var.scrape.selector }
-      endpoints = [merge(
-        { path = var.scrape.path, interval = var.scrape.interval },
-        var.scrape.port_name == null ? {} : { port = var.scrape.port_name },
-        var.scrape.port_number == null ? {} : { port = var.scrape.port_number },
-      )]
-    }
-  }
-}
-
 resource "kubernetes_manifest" "scaled_object" {
   manifest = {
     apiVersion = "keda.sh/v1alpha1"
