@@ -1,0 +1,88 @@
+"""The newcomer's wrong uses: each one a clear answer, the exit code the README's table says,
+located where the mistake is in a file, and nothing written.
+
+Run from inside a rendered project (as a person does: `cd` into it), with no cloud and no
+terraform reachable: none of these may get as far as running terraform.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import run
+
+LONG = "a" * 300
+
+
+def tree(folder: Path) -> dict[str, str]:
+    """Every file of the project with its digest (gpuplat's run-lock files left out)."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "locks" not in p.parts
+    }
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("newcomer") / "p"
+    assert run("init", "--example", "eks-l4-vllm", str(folder)).exit_code == 0
+    assert run("render", cwd=folder).exit_code == 0
+    return folder
+
+
+# (what the newcomer typed, where, exit code, the line that must be said, where it is located)
+WRONG_USES = [
+    (["plan", "-e", "dev"], ".", 2, "Hint: plan takes environments as arguments", None),
+    (["drift", "--env", "dev"], ".", 2, "Hint: drift takes environments as arguments", None),
+    (["validate", "dev"], ".", 2, "Hint: validate takes environments with -e", None),
+    (["render", "prod"], ".", 2, "Hint: render takes environments with -e", None),
+    (["-C", "/missing", "validate"], ".", 1, "Error: -C /missing: no such folder", None),
+    (["render", "-e", "staging"], ".", 1, "Error: unknown environment 'staging'", None),
+    (["plan", "staging"], "envs", 1, "Error: unknown environment 'staging'", None),
+    (["cost", "staging"], ".", 1, "Error: unknown environment 'staging'", None),
+    (["place", "-e", "nope"], ".", 1, "Error: unknown environment 'nope'", None),
+    (["validate", "-e", LONG], ".", 1, "Error: unknown environment", None),
+    (["graph", "--format", "png"], ".", 2, "'png' is not one of", None),
+    (["apply"], ".", 2, "Missing argument 'ENV'", None),
+    (["drift"], "envs", 2, "Missing argument 'ENVS...'", None),
+    (["plan", "dev", "--stage", "nope"], ".", 2, "'nope' is not one of", None),
+    (["init", "."], ".", 1, "already exist", None),
+    (["render", "--layout", "flux"], ".", 1, "needs --manifests DIR and --repo-url URL", None),
+    (["failover", "chat", "--to", "x", "-e", "dev", "--dry-run"], ".", 1, '"x" is not', None),
+    (["failover", "chat", "--to", "x", "dev"], ".", 2, "Missing option '-e'", None),
+    (["conformance", "nothere.tf"], ".", 1, "no such file or directory: nothere.tf", None),
+    (["vendor", "copy"], ".", 2, "Missing argument 'DEST'", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "where", "code", "said", "located"),
+    WRONG_USES,
+    ids=[" ".join(a)[:40] for a, *_ in WRONG_USES],
+)
+def test_a_wrong_use_is_answered_and_writes_nothing(
+    rendered: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    where: str,
+    code: int,
+    said: str,
+    located: str | None,
+) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(rendered, project, symlinks=True)
+    before = tree(project)
+    monkeypatch.chdir(project / where)
+    done = run(*args)
+    assert done.exit_code == code, done.stderr
+    assert said in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+    if located is not None:
+        assert located in done.stderr, done.stderr
+    assert tree(project) == before
