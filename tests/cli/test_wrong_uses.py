@@ -86,3 +86,65 @@ def test_a_wrong_use_is_answered_and_writes_nothing(
     if located is not None:
         assert located in done.stderr, done.stderr
     assert tree(project) == before
+
+
+TYPOS = [
+    (
+        ("  - name: inference-use1\n", "  - name: inference-use2\n"),
+        'Error: cluster "inference-use2" is not in gpuplat.yaml; did you mean "inference-use1"?',
+        "envs/dev.yaml:4:11  clusters[1].name  (in dev)",
+        "give it every required key (cloud, region)",
+    ),
+    (
+        ("      - name: l4-shared\n", "      - name: l4-share\n"),
+        'Error: node pool "l4-share" is not in gpuplat.yaml; did you mean "l4-shared"?',
+        "envs/dev.yaml:6:15  clusters[0].node_pools[1].name  (in dev)",
+        "give it every required key (machine_type)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edit", "said", "located", "hint"), TYPOS, ids=["cluster", "pool"])
+def test_a_mistyped_name_in_an_overlay_is_not_a_new_item(
+    rendered: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    edit: tuple[str, str],
+    said: str,
+    located: str,
+    hint: str,
+) -> None:
+    """A typo used to become a new, incomplete item reported as "cloud is missing"."""
+    project = tmp_path / "p"
+    shutil.copytree(rendered, project, symlinks=True)
+    overlay = project / "envs" / "dev.yaml"
+    overlay.write_text(overlay.read_text(encoding="utf-8").replace(*edit), encoding="utf-8")
+    before = tree(project)
+    monkeypatch.chdir(project)
+    for command in (["validate"], ["render"]):
+        done = run(*command)
+        assert done.exit_code == 4, done.stderr
+        assert done.stderr.startswith(said + "\n  " + located + "\n"), done.stderr
+        assert hint in done.stderr
+        assert "is missing" not in done.stderr
+    assert tree(project) == before
+
+
+def test_a_complete_new_cluster_in_an_overlay_is_still_added(
+    rendered: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(rendered, project, symlinks=True)
+    overlay = project / "envs" / "dev.yaml"
+    overlay.write_text(
+        overlay.read_text(encoding="utf-8").replace(
+            "clusters:\n",
+            "clusters:\n  - name: inference-use2\n    cloud: eks\n    region: us-east-2\n"
+            "    node_pools:\n      - name: l4\n        machine_type: g6.xlarge\n",
+            1,
+        ),
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(project)
+    done = run("validate", "-e", "dev")
+    assert "is not in gpuplat.yaml" not in done.stderr, done.stderr

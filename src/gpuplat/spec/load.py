@@ -234,6 +234,10 @@ def _load_env(
         )
         return None, diags
     spec, found, repaired = _validate(tree, ranks)
+    if tree is not base:
+        from gpuplat.spec.overlay_names import misnamed
+
+        found = misnamed(base, tree, Locator(tree, ranks), found)
     diags.extend(found)
     from gpuplat.spec.checks import run_checks
 
