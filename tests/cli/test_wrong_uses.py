@@ -148,3 +148,28 @@ def test_a_complete_new_cluster_in_an_overlay_is_still_added(
     monkeypatch.chdir(project)
     done = run("validate", "-e", "dev")
     assert "is not in gpuplat.yaml" not in done.stderr, done.stderr
+
+
+def test_a_machine_type_of_another_cloud_is_named_as_such(
+    rendered: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A GCE machine type on an EKS cluster: not "unknown", but whose it is and what fits."""
+    project = tmp_path / "p"
+    shutil.copytree(rendered, project, symlinks=True)
+    spec = project / "gpuplat.yaml"
+    spec.write_text(
+        spec.read_text(encoding="utf-8").replace(
+            "machine_type: g6.xlarge", "machine_type: g2-standard-8"
+        ),
+        encoding="utf-8",
+    )
+    before = tree(project)
+    monkeypatch.chdir(project)
+    done = run("validate")
+    assert done.exit_code == 4, done.stderr
+    assert done.stderr.startswith(
+        'Error: "g2-standard-8" is a machine type of GKE (GCE machine type); this cluster runs '
+        "on EKS\n  gpuplat.yaml:19:23  clusters[0].node_pools[0].machine_type\n"
+    ), done.stderr
+    assert "EC2 instance types with the same GPUs (g6.xlarge" in done.stderr
+    assert tree(project) == before
