@@ -50,7 +50,7 @@ def test_vendor_lists_and_completes_copy() -> None:
 
 
 def test_migrate_names_the_layout_not_a_version() -> None:
-    """"gpuplat 0.1" read as a version older than 0.1.0, which is the one installed."""
+    """The help said "gpuplat 0.1", read as a version older than 0.1.0, the one installed."""
     said = run("migrate", "--help").stdout
     assert "gpuplat 0.1" not in said
     assert "envs/ENV/STAGE/" in said
