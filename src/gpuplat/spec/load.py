@@ -121,6 +121,12 @@ def load_project(
     return Project(root, loaded, warnings, tuple(declared), on)
 
 
+def declared_environments(root: Path) -> tuple[str, ...]:
+    """The environment names gpuplat.yaml declares, read without checking anything else."""
+    loaded = load_file(root / SPEC_FILE, SPEC_FILE, rank=0)
+    return tuple(_declared_envs(loaded.root)) if loaded.root is not None else ()
+
+
 def _declared_envs(root: Node) -> dict[str, str | None]:
     """Environment names and declared overlay paths, read from the raw tree."""
     out: dict[str, str | None] = {}
