@@ -173,3 +173,29 @@ def test_a_machine_type_of_another_cloud_is_named_as_such(
     ), done.stderr
     assert "EC2 instance types with the same GPUs (g6.xlarge" in done.stderr
     assert tree(project) == before
+
+
+def test_the_model_path_hint_pasted_into_a_flow_list_is_valid_yaml(
+    rendered: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hint's text, pasted where the wrong value was in `args: [...]`, fixes the error.
+
+    Unquoted, `[--model={model_path}, ...]` is a YAML syntax error (braces open a mapping).
+    """
+    project = tmp_path / "p"
+    shutil.copytree(rendered, project, symlinks=True)
+    spec = project / "gpuplat.yaml"
+    text = spec.read_text(encoding="utf-8")
+    wrong = text.replace(
+        "  - name: chat\n", "  - name: chat\n    args: [--model=/models/wrong, --port=8000]\n", 1
+    )
+    spec.write_text(wrong, encoding="utf-8")
+    monkeypatch.chdir(project)
+    done = run("validate")
+    assert done.exit_code == 4
+    hint = next(line for line in done.stderr.splitlines() if line.startswith("Hint: write "))
+    pasted = hint.removeprefix("Hint: write ").split(", quoted")[0]
+    assert pasted == '"--model={model_path}"'
+    spec.write_text(wrong.replace("--model=/models/wrong", pasted), encoding="utf-8")
+    fixed = run("validate")
+    assert "--model" not in fixed.stderr and "syntax" not in fixed.stderr.lower(), fixed.stderr
