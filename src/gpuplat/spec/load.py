@@ -113,6 +113,7 @@ def load_project(
         diags.extend(replace(d, envs=(name,)) for d in env_diags)
         if env_spec is not None:
             loaded[name] = env_spec
+    diags.extend(_across(loaded))
     ordered = sort_diagnostics(diags, selected)
     errors = [d for d in ordered if d.is_error or (strict and d.severity is Severity.WARNING)]
     if errors:
@@ -125,6 +126,16 @@ def declared_environments(root: Path) -> tuple[str, ...]:
     """The environment names gpuplat.yaml declares, read without checking anything else."""
     loaded = load_file(root / SPEC_FILE, SPEC_FILE, rank=0)
     return tuple(_declared_envs(loaded.root)) if loaded.root is not None else ()
+
+
+def _across(loaded: dict[str, EnvSpec]) -> list[Diagnostic]:
+    """Problems only a comparison of environments shows, each tagged with its environment."""
+    from gpuplat.spec.checks import storage
+
+    envs = [
+        (name, e.spec, Locator(e.tree, {SPEC_FILE: 0, e.overlay: 1})) for name, e in loaded.items()
+    ]
+    return [replace(d, envs=(name,)) for name, d in storage.check(envs)]
 
 
 def _declared_envs(root: Node) -> dict[str, str | None]:
