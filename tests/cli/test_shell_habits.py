@@ -98,7 +98,8 @@ def test_a_300_character_environment_name_gets_the_name_rule(
     done = gpuplat(*command, cwd=folder)
     assert done.returncode == 4, done.stderr
     assert done.stderr.startswith(f'Error: environment name "{name}"')
-    assert "gpuplat.yaml:68:11  environments[0].name" in done.stderr
+    line = spec.read_text(encoding="utf-8").splitlines().index(f"  - name: {name}") + 1
+    assert f"gpuplat.yaml:{line}:11  environments[0].name" in done.stderr
     assert "File name too long" not in done.stderr
 
 
