@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.aksplan import plan_golden
+from tests.support.cli import run
+from tests.support.hclread import modules
+from tests.support.specs import project
 
 pytestmark = pytest.mark.terraform
 
@@ -35,3 +38,26 @@ def test_a_mig_pool_tells_the_autoscaler_its_instances_at_zero_nodes(tmp_path: P
     # The name the autoscaler reads it as.
     assert TAG.split("node-template_resources_")[1].replace("_", "/") == "nvidia.com/gpu"
     assert tags["managed-by"] == "gpuplat"  # the spec's tags stay
+
+
+def test_a_mig_pool_on_azure_linux_validates_and_renders(tmp_path: Path) -> None:
+    """AKS documents MIG node pools on Azure Linux (since January 2026): AKS partitions the
+    GPUs with its own driver on either image, and the device plugin runs the single strategy."""
+    folder = project(
+        tmp_path,
+        (
+            (
+                "        disk:\n          size_gb: 256\n",
+                "        disk:\n          size_gb: 256\n        image: AzureLinux\n",
+            ),
+        ),
+        "aks-a100-vllm",
+    )
+    validated = run("validate", "--strict", cwd=folder)
+    assert validated.exit_code == 0, validated.stderr
+    assert run("render", cwd=folder).exit_code == 0
+    infra = modules(folder / "envs" / "dev" / "inference-eus" / "infra" / "main.tf")
+    (pool,) = (m for name, m in infra.items() if name.startswith("pool_"))
+    assert (pool["os_sku"], pool["gpu_instance"]) == ("AzureLinux", "MIG3g")
+    platform = modules(folder / "envs" / "dev" / "inference-eus" / "platform" / "main.tf")
+    assert next(iter(platform.values()))["mig_strategy"] == "single"
