@@ -29,6 +29,17 @@ module "cluster_inference-eus" {
   autoscaler = {
     expander = "least-waste"
   }
+  sku_tier = "Free"
+  upgrades = {
+    channel         = "patch"
+    node_os_channel = "NodeImage"
+  }
+  maintenance = {
+    day_of_week    = "Sunday"
+    duration_hours = 4
+    start_time     = "02:00"
+    utc_offset     = "+00:00"
+  }
   reservation_group_ids = []
   tags = {
     gpuplat-env     = "prod"
