@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gpuplat.spec.checks import memshare, placement, pod, requests, roles, weights
+from gpuplat.spec.checks import memshare, placement, pod, requests, roles, signals, weights
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
@@ -29,6 +29,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         base: KeyPath = ("workloads", i)
         yield from _references(spec, workload, clusters, base, loc)
         yield from _replicas(workload, base, loc)
+        yield from signals.check(workload, clusters, base, loc)
         yield from weights.check(workload, clusters, base, loc)
         yield from _container(workload, base, loc)
         yield from pod.check(workload, base, loc)

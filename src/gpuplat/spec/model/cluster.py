@@ -29,8 +29,8 @@ class Capacity(SpecModel):
     )
     reservation: str | None = Field(
         None,
-        description="Reservation to consume: GCE reservation name (omit to use any matching "
-        "reservation), EC2 capacity reservation / capacity block id, or the resource id of an "
+        description="Reservation to consume: GCE reservation name (required on GKE: without "
+        "one a pool is an on-demand VM that uses a reservation only if one is free), EC2 capacity reservation / capacity block id, or the resource id of an "
         "Azure capacity reservation group. Only with type reservation.",
     )
     reservation_project: str | None = Field(
@@ -254,11 +254,12 @@ class Network(SpecModel):
         None, description="EKS: CIDR of a new VPC gpuplat creates when no network is given."
     )
     private_nodes: bool = Field(False, description="Nodes get no public IP addresses.")
-    cloud_nat: bool = Field(
-        True,
-        description="GKE private nodes: create a Cloud Router and Cloud NAT for the subnetwork, "
-        "so nodes can pull images and weights from the internet; false when the VPC already has "
-        "NAT for it.",
+    cloud_nat: bool | None = Field(
+        None,
+        description="GKE private nodes (required with them: gpuplat does not own the VPC): true "
+        "creates a Cloud Router and Cloud NAT for the subnetwork, so nodes can pull images and "
+        "weights from the internet; false when the VPC already has NAT for it (a second NAT "
+        "for the same subnetwork fails to create).",
     )
     public_endpoint: bool = Field(
         True,

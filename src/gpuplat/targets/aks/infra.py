@@ -250,4 +250,7 @@ def _pool(values: Mapping[str, object]) -> PlannedPool | None:
         capacity = "reservation"
     shape = catalog.shape("aks", machine) if machine else None
     gpus = shape.gpu_count if shape is not None and shape.gpu_count else None
-    return PlannedPool("aks", machine, capacity, low, high, gpus)
+    price = values.get("spot_max_price")
+    # -1 (the default) is no cap of the pool's own: evicted only for capacity.
+    max_price = float(price) if isinstance(price, int | float) and price > 0 else None
+    return PlannedPool("aks", machine, capacity, low, high, gpus, max_price=max_price)
