@@ -40,6 +40,7 @@ def test_json_output_invalid(tmp_path: Path) -> None:
     project = init(tmp_path)
     spec = project / "gpuplat.yaml"
     spec.write_text(spec.read_text().replace("max_clients: 2", "max_clients: 99"))
+    line = spec.read_text().splitlines().index("          max_clients: 99") + 1
     result = run("validate", "--json", cwd=project)
     assert result.exit_code == 4
     data = json.loads(result.stdout)
@@ -48,7 +49,7 @@ def test_json_output_invalid(tmp_path: Path) -> None:
         "severity": "error",
         "message": "max_clients must be between 2 and 48, got 99",
         "file": "gpuplat.yaml",
-        "line": 29,
+        "line": line,
         "column": 24,
         "path": "clusters[0].node_pools[0].sharing.max_clients",
         "hint": "1 means no sharing: use mode: none",
