@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from gpuplat.catalog.servers import server_of, servers
+from gpuplat.catalog import servers as catalog_servers
+from gpuplat.catalog.servers import Server, servers
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, Workload
 from gpuplat.targets import target
+
+
+def server_of(workload: Workload) -> Server | None:
+    """The model server a workload runs: named in the spec, else recognised from its image."""
+    return catalog_servers.server_of(workload.server, workload.image)
 
 
 def check(
@@ -32,7 +38,7 @@ def check(
                 "scrapes the workload (e.g. kube-prometheus-stack: "
                 "http://kube-prometheus-stack-prometheus.monitoring:9090)",
             )
-    found = server_of(workload.server, workload.image)
+    found = server_of(workload)
     if found is None:
         known = ", ".join(s.name for s in servers())
         yield loc.error(
