@@ -50,7 +50,7 @@ ZERO = {
     },
     "scrape": {
         "selector": {"gpuplat.dev/workload": "chat"},
-        "port_name": "http",
+        "port": "http",
         "path": "/metrics",
         "interval": "15s",
     },

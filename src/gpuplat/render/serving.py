@@ -184,10 +184,9 @@ def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
         args["prometheus"] = queue
     if scaler.scrape is not None:
         scrape = scaler.scrape
-        port_key = "port_name" if isinstance(scrape.port, str) else "port_number"
         args["scrape"] = {
             "selector": dict(scrape.selector),
-            port_key: scrape.port,
+            "port": scrape.port,
             "path": scrape.path,
             "interval": scrape.interval,
         }

@@ -99,8 +99,8 @@ class Scrape:
 
     selector: tuple[tuple[str, str], ...]
     """The Deployment's pod selector: the scrape selects exactly the serving pods."""
-    port: str | int
-    """The container port's name (the server's API port) or a number (Triton's 8002)."""
+    port: str
+    """The name of the container port that serves metrics (the server's API port)."""
     path: str
     interval: str
 

@@ -270,9 +270,9 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
 def _scrape(workload: Workload) -> Scrape | None:
     """Where the workload's server serves its metrics, for the managed collector."""
     server = server_of(workload.server, workload.image)
-    if server is None:
-        return None
-    port: str | int = PORT_NAME if server.metrics_port == "serving" else server.metrics_port
+    if server is None or server.metrics_port != "serving":
+        return None  # Triton's metrics port (8002) is not a named port of the container yet
+    port = PORT_NAME
     selector = (("gpuplat.dev/workload", workload.name),)
     return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)
 

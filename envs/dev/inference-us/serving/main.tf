@@ -225,9 +225,9 @@ module "zero_chat_inference-us" {
     threshold     = "4"
   }
   scrape = {
-    interval  = "15s"
-    path      = "/metrics"
-    port_name = "http"
+    interval = "15s"
+    path     = "/metrics"
+    port     = "http"
     selector = {
       "gpuplat.dev/workload" = "chat"
     }

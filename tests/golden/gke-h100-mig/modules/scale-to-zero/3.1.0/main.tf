@@ -90,12 +90,8 @@ resource "kubernetes_manifest" "pod_monitoring" {
     kind       = "PodMonitoring"
     metadata   = { name = var.name, namespace = var.namespace, labels = var.labels }
     spec = {
-      selector = { matchLabels = var.scrape.selector }
-      endpoints = [merge(
-        { path = var.scrape.path, interval = var.scrape.interval },
-        var.scrape.port_name == null ? {} : { port = var.scrape.port_name },
-        var.scrape.port_number == null ? {} : { port = var.scrape.port_number },
-      )]
+      selector  = { matchLabels = var.scrape.selector }
+      endpoints = [{ port = var.scrape.port, path = var.scrape.path, interval = var.scrape.interval }]
     }
   }
 }

@@ -87,11 +87,10 @@ variable "prometheus" {
 variable "scrape" {
   description = "The managed collector's scrape of the workload's pods (GKE: a PodMonitoring; null: none): the pods' selector, the metrics port by name (the server's API port) or number, the path and the interval."
   type = object({
-    selector    = map(string)
-    port_name   = optional(string)
-    port_number = optional(number)
-    path        = string
-    interval    = string
+    selector = map(string)
+    port     = string
+    path     = string
+    interval = string
   })
   default = null
 }

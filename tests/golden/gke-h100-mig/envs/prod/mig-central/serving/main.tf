@@ -205,9 +205,9 @@ module "zero_coder_mig-central" {
     threshold     = "4"
   }
   scrape = {
-    interval  = "15s"
-    path      = "/metrics"
-    port_name = "http"
+    interval = "15s"
+    path     = "/metrics"
+    port     = "http"
     selector = {
       "gpuplat.dev/workload" = "coder"
     }
