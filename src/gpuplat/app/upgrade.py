@@ -22,7 +22,7 @@ from gpuplat.releases.versions import Release, latest, release_files, release_ha
 from gpuplat.vendoring.blockmerge import Conflict, Merged, merge_terraform, merge_text
 from gpuplat.vendoring.destination import read_repository
 from gpuplat.vendoring.disk import remove_folder, write_file, write_folder
-from gpuplat.vendoring.impact import Impact, impact
+from gpuplat.vendoring.impact import Impact, ResourceChange, impact
 from gpuplat.vendoring.lock import (
     GeneratedRecord,
     ModuleRecord,
@@ -307,11 +307,23 @@ _SHOWN = 8
 _ACTIONS = {
     "create": "created",
     "destroy": "DESTROYED",
-    "replace": "REPLACED (destroyed and created again)",
+    "replace": "may be replaced (destroyed and created again)",
     "unknown": "changed; may be replaced (not known: check `terraform plan`)",
     "instances": "instances created or destroyed (count / for_each changed)",
     "update": "updated in place",
 }
+
+
+def _because(change: ResourceChange) -> str:
+    """Why a replacement is possible, not proven: a text compare cannot tell whether the value
+    of a replacing argument changes (``[x]`` and ``concat([x], [])`` are one value), only a
+    plan can."""
+    first = next(a for a in change.args if a.effect == "replace")
+    changed = f"it reads {first.via}, which changed" if first.via else "its expression changed"
+    return (
+        f"{first.path} forces replacement and {changed}; its value may stay the same "
+        "(`terraform plan` proves it)"
+    )
 
 
 def _impact_lines(found: Impact) -> list[str]:
@@ -342,9 +354,20 @@ def _impact_lines(found: Impact) -> list[str]:
         shown = list(dict.fromkeys(shown))
         more = len(shown) - _SHOWN
         args = ", ".join(shown[:_SHOWN]) + (f" and {more} more" if more > 0 else "")
-        lines.append(
-            f"  {change.address}: {_ACTIONS[change.action]}" + (f": {args}" if args else "")
+        proven = next(
+            (a for a in change.args if a.effect == "replace" and a.constant is not None), None
         )
+        if proven is not None and proven.constant is not None:
+            was, now = proven.constant
+            action = (
+                f"REPLACED (destroyed and created again), because {proven.path} changes from "
+                f"{was} to {now} for every caller"
+            )
+        elif change.action == "replace":
+            action = f"{_ACTIONS[change.action]}, because {_because(change)}"
+        else:
+            action = _ACTIONS[change.action]
+        lines.append(f"  {change.address}: {action}" + (f": {args}" if args else ""))
     if not lines:
         lines.append("  no change to variables, outputs or resources")
     return lines
