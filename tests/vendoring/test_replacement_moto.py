@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuplat.app.upgrade import _impact_lines
+from gpuplat.app.upgrade_report import _impact_lines
 from gpuplat.releases.versions import latest
 from gpuplat.terraform import Action, Terraform, find_binary
 from gpuplat.vendoring.impact import impact

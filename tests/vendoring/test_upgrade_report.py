@@ -8,7 +8,7 @@ plans that same-value change with the real aws provider on moto.
 
 from __future__ import annotations
 
-from gpuplat.app.upgrade import _impact_lines
+from gpuplat.app.upgrade_report import _impact_lines
 from gpuplat.releases.versions import Release, release_files
 from gpuplat.vendoring.impact import impact
 
