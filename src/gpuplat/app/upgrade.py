@@ -216,6 +216,10 @@ def upgrade(
             )
         lock.gpuplat = __version__
         write_file(lock_path, lock_text(lock))
+    from gpuplat.app.cdktf import rewrite_recorded
+
+    # The CDKTF constructs name the module folders: they follow the new versions.
+    result.sources += rewrite_recorded(dest, into)
     result.written = True
     return result
 
