@@ -19,7 +19,7 @@ module "platform_inference-eus" {
   keda = {
     enabled              = true
     http_add_on          = true
-    wait_timeout_seconds = 900
+    wait_timeout_seconds = 1500
   }
   kueue             = false
   leader_worker_set = false

@@ -25,7 +25,7 @@ module "platform_inference-use1" {
   keda = {
     enabled              = true
     http_add_on          = true
-    wait_timeout_seconds = 900
+    wait_timeout_seconds = 1517
   }
   kueue             = false
   leader_worker_set = false

@@ -142,7 +142,7 @@ module "serve_coder_mig-central" {
   disruption = {
     max_unavailable = 1
   }
-  # Rollout: at max_nodes, pools h100-mig (1 nodes x 16 GPU units) + h100-mig-spot (1 nodes x 16 GPU units): room for 32 replicas of 1 GPU unit(s); with at most 2 running one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
+  # Rollout: at max_nodes, pools h100-mig (1 nodes x 16 GPU units) + h100-mig-spot (1 nodes x 16 GPU units): room for 32 replicas of 1 GPU unit(s); with 2 running (fixed: no autoscaler) one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
   rollout = {
     max_surge                 = 1
     max_unavailable           = 0
