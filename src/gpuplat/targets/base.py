@@ -388,6 +388,12 @@ class Target(CalendarHooks):
         """gpuplat's hint when Terraform's output says this cloud's credentials are missing."""
         return None
 
+    metrics_reader_module: ClassVar[str | None] = None
+
+    def metrics_reader(self, cluster: Cluster) -> dict[str, object] | None:
+        """Arguments of ``metrics_reader_module``: KEDA's query grant (None: none needed)."""
+        return None
+
     def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:
         """Where KEDA queries the cluster's managed Prometheus and the KEDA pod-identity
         provider that signs the query, or None (the spec gives prometheus_address)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from gpuplat.catalog.servers import server_of
 from gpuplat.labels import POOL_LABEL
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
@@ -23,8 +24,11 @@ from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
 from gpuplat.workload.rollout import Rollout, rollout, running_at_rollout
 from gpuplat.workload.scaling import (
+    PORT_NAME,
+    SCRAPE_INTERVAL,
     AutoscaleKind,
     Scaler,
+    Scrape,
     autoscale_kind,
     scaler_for,
 )
@@ -251,6 +255,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
             + budget.before_probes_seconds
             + budget.load_seconds,
             wait_seconds=budget.progress_deadline_seconds,
+            scrape=_scrape(workload),
         ),
         labels=labels,
         selector={"gpuplat.dev/workload": workload.name},
@@ -260,6 +265,16 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         devices=target(cluster.cloud).replica_devices(pools, workload.gpus),
         requests_reason=resources.explain(workload.gpus),
     )
+
+
+def _scrape(workload: Workload) -> Scrape | None:
+    """Where the workload's server serves its metrics, for the managed collector."""
+    server = server_of(workload.server, workload.image)
+    if server is None or server.metrics_port != "serving":
+        return None  # Triton's metrics port (8002) is not a named port of the container yet
+    port = PORT_NAME
+    selector = (("gpuplat.dev/workload", workload.name),)
+    return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)
 
 
 def _ladder_selector(
