@@ -144,7 +144,10 @@ class EKS(Target):
         return node.bottlerocket(pool)
 
     def pool_update_warning(self, before: object, after: object) -> str | None:
-        return node.reserved_update_warning(before, after)
+        # A reserved group cannot surge at all; any other group surges GPU nodes and drains.
+        return node.reserved_update_warning(before, after) or node.surge_update_warning(
+            before, after
+        )
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         return infra.part(self, env, cluster)
