@@ -126,6 +126,9 @@ def reserved_update_warning(before: object, after: object) -> str | None:
     )
 
 
+GP3_THROUGHPUT_MIBPS = 500.0
+"""The gp3 throughput the eks-gpu-node-group module provisions (its ``disk.throughput`` default)."""
+
 DRAIN_TIMEOUT_MINUTES = 15
 """How long EKS waits for a node's pods to be evicted during a node group update before it fails
 the update with PodEvictionFailure (EKS user guide, managed-node-update-behavior)."""

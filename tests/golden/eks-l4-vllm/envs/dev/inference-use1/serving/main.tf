@@ -81,7 +81,7 @@ module "serve_chat_inference-use1" {
       },
     ]
   }
-  # Startup: probes start after the image pull (240s) and the weights copy (17s); the server loads the weights in about 17s. The startup probe allows 10s x 66 = 660s: what load_time_budget 900s leaves after the pull. The progress deadline, 1517s, adds a new node's start (600s), the pull and the copy to it.
+  # Startup: probes start after the image pull (240s) and the weights copy (25s); the server loads the weights in about 17s. The startup probe allows 10s x 66 = 660s: what load_time_budget 900s leaves after the pull. The progress deadline, 1525s, adds a new node's start (600s), the pull and the copy to it.
   probes = {
     liveness = {
       failure_threshold = 6
@@ -141,7 +141,7 @@ module "serve_chat_inference-use1" {
   rollout = {
     max_surge                 = 0
     max_unavailable           = 1
-    progress_deadline_seconds = 1517
+    progress_deadline_seconds = 1525
     revision_history_limit    = 5
   }
 }
