@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from gpuplat.addresses import PROTECTED_TYPES, Element, element_of, resource_type
 from gpuplat.cost.planned import CostDelta, cost_delta
+from gpuplat.spec.units import GpuUnit
 from gpuplat.targets import target_of_resource
 from gpuplat.targets.planvalues import first
 from gpuplat.terraform import Action, Plan, ResourceChange
@@ -63,11 +64,18 @@ class ServedGpus:
 
     before: int
     after: int
+    units: tuple[str, ...] = ()
+    """After the plan, per unit: ``24 x 3g.40gb on 12 H100-80GB`` (a MIG slice or a share of a
+    GPU is one nvidia.com/gpu unit, not one GPU)."""
 
     def text(self) -> str:
         delta = self.after - self.before
         sign = f" ({'+' if delta > 0 else ''}{delta})" if delta else ""
         return f"GPUs the model servers request: {self.before} -> {self.after}{sign}"
+
+    def units_text(self) -> str | None:
+        """What the count is in, e.g. ``in units: 24 x 3g.40gb on 12 H100-80GB``."""
+        return f"in units: {'; '.join(self.units)}" if self.units else None
 
 
 @dataclass
@@ -88,10 +96,13 @@ class StageSummary:
     """Node pools and cluster fees per month at min and max nodes, before and after."""
     warnings: list[str] = field(default_factory=list)
     """What the cloud says about changes that need care (e.g. reserved capacity updated)."""
+    outputs: list[str] = field(default_factory=list)
+    """Root outputs the plan changes (e.g. ``placements`` after a role change): a change to
+    apply like any other, since what reads them (a front door, CI) follows the state."""
 
     @property
     def has_changes(self) -> bool:
-        return self.status == "planned" and any(self.counts.values())
+        return self.status == "planned" and (any(self.counts.values()) or bool(self.outputs))
 
     def protected(self) -> list[tuple[Element, str, str]]:
         """(element, what, verb) for every destroy or replace of something hard to get back."""
@@ -135,6 +146,7 @@ class StageSummary:
             else {"before": self.served.before, "after": self.served.after},
             "cost": None if self.cost is None else self.cost.to_json(),
             "warnings": list(self.warnings),
+            "outputs": list(self.outputs),
         }
 
     def lines(self) -> list[str]:
@@ -149,6 +161,8 @@ class StageSummary:
             f"{self.counts.get(v, 0)} to {v}" for v in ("create", "update", "replace", "destroy")
         )
         out = [f"  {self.stage}: {counts}"]
+        if self.outputs:
+            out.append(f"    outputs to change: {', '.join(self.outputs)}")
         width = max((len(c.element.label()) for c in self.elements), default=0)
         for changes in self.elements:
             detail = ", ".join(f"{n} {v}" for v, n in sorted(changes.actions.items()))
@@ -161,6 +175,9 @@ class StageSummary:
             out.append(f"    {self.gpus.text()}")
         if self.served is not None:
             out.append(f"    {self.served.text()}")
+            units = self.served.units_text()
+            if units is not None:
+                out.append(f"      {units}")
         if self.cost is not None:
             out.append(f"    {self.cost.text()}")
             out.extend(f"      ? {reason}" for reason in self.cost.unknown())
@@ -199,9 +216,10 @@ def summarize(
     summary = StageSummary(
         env, stage, "planned", dict(counts), elements, gpu_delta(plan), cluster=cluster
     )
-    summary.served = served_gpus(plan)
+    summary.served = served_gpus(plan, table)
     summary.cost = cost_delta(plan, table, regions)
     summary.warnings = pool_warnings(plan)
+    summary.outputs = [o.name for o in plan.output_changes if o.is_change]
     return summary
 
 
@@ -275,7 +293,7 @@ SERVER_RESOURCE = "kubernetes_deployment_v1"
 """The typed resource of a model server's Deployment (module model-server)."""
 
 
-def served_gpus(plan: Plan) -> ServedGpus | None:
+def served_gpus(plan: Plan, table: Mapping[str, Element] | None = None) -> ServedGpus | None:
     """GPUs the model servers' Deployments request before and after the plan, or None.
 
     A Deployment requests its replicas times the GPUs of one pod (every container's
@@ -285,6 +303,7 @@ def served_gpus(plan: Plan) -> ServedGpus | None:
     """
     totals = [0, 0]
     seen = False
+    units: dict[GpuUnit | None, int] = {}
     for change in plan.resource_changes:
         if change.type != SERVER_RESOURCE or change.mode != "managed":
             continue
@@ -292,8 +311,16 @@ def served_gpus(plan: Plan) -> ServedGpus | None:
         for slot, values in ((0, change.before), (1, change.after)):
             if slot == 1 and change.action is Action.DELETE:
                 continue
-            totals[slot] += _deployment_gpus(values)
-    return ServedGpus(totals[0], totals[1]) if seen else None
+            count = _deployment_gpus(values)
+            totals[slot] += count
+            if slot == 1 and count:
+                unit = element_of(change.address, dict(table or {})).unit
+                units[unit] = units.get(unit, 0) + count
+    named = tuple(
+        unit.count(n) if unit is not None else f"{n} x GPU unit (pools of several kinds)"
+        for unit, n in units.items()
+    )
+    return ServedGpus(totals[0], totals[1], named if table else ()) if seen else None
 
 
 def _deployment_gpus(values: object) -> int:

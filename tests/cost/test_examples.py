@@ -21,7 +21,7 @@ from tests.support.specs import project
 H = 730
 # USD per node-hour, from src/gpuplat/catalog/data/{gke,ec2,pricing}.yaml.
 G2_STANDARD_8 = {"on-demand": 0.85363, "spot": 0.34057}  # us-central1
-A3_HIGHGPU_8G = {"on-demand": 43.06614, "spot": 20.19947}  # us-central1; on-demand unverified
+A3_HIGHGPU_8G = {"on-demand": 88.49, "spot": 20.19947}  # us-central1; Cloud Billing Catalog SKUs
 G6_XLARGE = {"on-demand": 0.8048, "spot": None}  # us-east-1; no spot price recorded
 E2_STANDARD_4 = 0.13402  # GKE system pool
 M6I_LARGE = 0.096  # EKS system pool
@@ -82,20 +82,25 @@ def test_gke_l4_vllm(tmp_path: Path) -> None:
         month(ceiling + FEE["gke"] + 3 * E2_STANDARD_4),
     )
     assert (month(ceiling), month(ceiling + 0.1 + 3 * E2_STANDARD_4)) == (497.23, 863.74)
-    # prod: on-demand, one node always up for a fixed 2 replicas on its 2 time-sliced slices.
+    # prod: on-demand, two nodes (one a zone) always up for a fixed 4 replicas on their 4
+    # time-sliced slices.
     node = G2_STANDARD_8["on-demand"]
-    assert figures(envs["prod"], "floor") == (1, month(node), month(node + 0.1 + E2_STANDARD_4))
+    assert figures(envs["prod"], "floor") == (
+        2,
+        month(2 * node),
+        month(2 * node + 0.1 + E2_STANDARD_4),
+    )
     assert figures(envs["prod"], "ceiling") == (
-        1,
-        month(node),
-        month(node + 0.1 + 3 * E2_STANDARD_4),
+        2,
+        month(2 * node),
+        month(2 * node + 0.1 + 3 * E2_STANDARD_4),
     )
     assert month(node) == 623.15
-    # expected: 2 replicas x 1 slice on a node of 2 slices = 1 node, the floor.
-    assert envs["prod"]["gpu"]["expected"]["nodes"] == 1  # type: ignore[index]
+    # expected: 4 replicas x 1 slice on nodes of 2 slices = 2 nodes, the floor.
+    assert envs["prod"]["gpu"]["expected"]["nodes"] == 2  # type: ignore[index]
     pool = envs["prod"]["clusters"][0]["pools"][0]  # type: ignore[index]
     assert pool["rungs"][0]["source"] == "skypilot_catalog_gcp_v7"
-    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 623.15  # type: ignore[index]
+    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 1246.3  # type: ignore[index]
 
 
 def test_gke_h100_mig(tmp_path: Path) -> None:
@@ -104,15 +109,16 @@ def test_gke_h100_mig(tmp_path: Path) -> None:
     # dev: h100-mig on-demand 0..1, h100-mig-spot 0..1, 8 H100 a node.
     assert figures(envs["dev"], "floor")[:2] == (0, 0.0)
     assert figures(envs["dev"], "ceiling")[:2] == (16, month(od + spot))
-    assert month(od + spot) == 46183.90
+    assert month(od + spot) == 79343.31
     # expected: coder's 1 replica needs one on-demand node (the preferred pool).
-    assert envs["dev"]["gpu"]["expected"]["usd_per_month"] == month(od) == 31438.28  # type: ignore[index]
+    assert envs["dev"]["gpu"]["expected"]["usd_per_month"] == month(od) == 64597.70  # type: ignore[index]
     # prod: on-demand 1..2, spot 0..4.
     assert figures(envs["prod"], "floor")[:2] == (8, month(od))
     assert figures(envs["prod"], "ceiling")[:2] == (48, month(2 * od + 4 * spot))
-    assert month(2 * od + 4 * spot) == 121859.02
+    assert month(2 * od + 4 * spot) == 188177.85
     rung = envs["prod"]["clusters"][0]["pools"][0]["rungs"][0]  # type: ignore[index]
-    assert rung["unverified"] is True, "the catalog flags the us-central1 H100 on-demand rate"
+    assert rung["unverified"] is False, "confirmed by two public sources"
+    assert rung["as_of"] == "2026-09-26"
 
 
 def test_aks_a100_vllm_system_price_unknown_makes_totals_partial(tmp_path: Path) -> None:
@@ -132,7 +138,7 @@ def test_aks_a100_vllm_system_price_unknown_makes_totals_partial(tmp_path: Path)
     assert any("Standard_D4s_v5" in u for u in total["unknown"])
 
 
-def test_eks_l4_vllm_spot_price_unknown_makes_totals_partial(tmp_path: Path) -> None:
+def test_eks_l4_vllm_spot_price_unknown_is_bounded_by_on_demand(tmp_path: Path) -> None:
     envs = report(tmp_path, "eks-l4-vllm")
     dev = envs["dev"]
     # dev: l4-shared spot 0..2: no node at the floor costs exactly 0 whatever the price.
@@ -144,15 +150,22 @@ def test_eks_l4_vllm_spot_price_unknown_makes_totals_partial(tmp_path: Path) -> 
         "partial": False,
         "unknown": [],
     }
+    # No spot figure for g6.xlarge, but EC2 never bills spot above on-demand: the ceiling is
+    # at most 2 x 0.8048 x 730 h = $1,175.01, a bound, not "?".
+    od = G6_XLARGE["on-demand"]
+    assert od is not None
     ceiling = dev["gpu"]["ceiling"]  # type: ignore[index]
-    assert (ceiling["usd_per_month"], ceiling["partial"]) == (None, True)
-    assert ceiling["unknown"] == [
-        "no spot price for g6.xlarge in the catalog (EC2 spot prices were sampled for four "
-        "instance types only)"
-    ]
+    assert (ceiling["usd_per_month"], ceiling["partial"]) == (month(2 * od), False)
+    assert month(2 * od) == 1175.01
+    pool = dev["clusters"][0]["pools"][0]  # type: ignore[index]
+    assert pool["rungs"][0]["usd_per_hour"] is None
+    assert pool["ceiling_rungs"][0]["usd_per_hour"] == od
+    assert "at most the on-demand price" in pool["ceiling_rungs"][0]["note"]
     total = dev["total"]["ceiling"]  # type: ignore[index]
-    assert (total["usd_per_month"], total["partial"]) == (month(0.1 + 3 * M6I_LARGE), True)
-    assert month(0.1 + 3 * M6I_LARGE) == 283.24
+    assert (total["usd_per_month"], total["partial"]) == (
+        month(2 * od + 0.1 + 3 * M6I_LARGE),
+        False,
+    )
     # prod: on-demand 1..8 of 0.8048.
     floor, ceiling_rate = G6_XLARGE["on-demand"], 8 * G6_XLARGE["on-demand"]  # type: ignore[operator]
     assert figures(envs["prod"], "floor") == (1, month(floor), month(floor + 0.1 + M6I_LARGE))  # type: ignore[arg-type]
@@ -171,10 +184,37 @@ def test_table_marks_unknown_prices(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == "Cost of dev (USD, list prices, 730 h/month):"
     pool = next(line for line in lines if "l4-shared g6.xlarge" in line)
-    assert pool.split()[-4:] == ["?", "$0.00", "$0.00", "?"]
-    total = next(line for line in lines if line.strip().startswith("total"))
-    assert total.split()[-1] == "$283.24+"
-    assert lines[-1].strip().startswith("no spot price for g6.xlarge")
+    # The rate is unknown; the ceiling is bounded by on-demand, and marked so.
+    assert pool.split()[-4:] == ["?", "$0.00", "$0.00", "$1,175.01^"]
+    assert lines[-1].startswith("^ spot price unknown or capped")
+
+
+def test_an_unverified_price_is_marked_wherever_it_is_shown(tmp_path: Path) -> None:
+    """a2-ultragpu-1g's on-demand figure has one public source: the table marks the pool's
+    amounts with *, the JSON says unverified on the pool, and the picture says so."""
+    root = project(
+        tmp_path,
+        (
+            (
+                "        machine_type: g2-standard-8 # 1x NVIDIA L4 (24 GB), 8 vCPU, 32 GiB\n",
+                "        machine_type: a2-ultragpu-1g\n",
+            ),
+            (
+                "        capacity:\n          type: spot\n",
+                "        capacity:\n          type: on-demand\n",
+            ),
+        ),
+    )
+    done = run("cost", "dev", cwd=root)
+    assert done.exit_code == 0, done.stderr
+    pool = next(line for line in done.stdout.splitlines() if "a2-ultragpu-1g" in line)
+    # 2 nodes x 5.0688 $/h x 730 h = $7,400.45 at the ceiling.
+    assert pool.split()[-1] == "$7,400.45*"
+    assert "* unverified price" in done.stdout
+    data = json.loads(run("cost", "dev", "--json", cwd=root).stdout)
+    assert data["environments"][0]["clusters"][0]["pools"][0]["unverified"] is True
+    picture = run("graph", "dev", cwd=root).stdout
+    assert "$7,400.45/month at max (unverified price)" in picture
 
 
 @pytest.mark.parametrize("example", ["gke-l4-vllm", "gke-h100-mig", "eks-l4-vllm"])

@@ -92,8 +92,9 @@ def test_the_aks_gpu_pool_module_plans_only_from_1_0_1(
 ) -> None:
     """1.0.0 set both max_surge and max_unavailable on a regular pool: azurerm refuses it."""
     root = _aks_prod_infra(tmp_path, version)
-    assert run(cli_config, root, "init", "-input=false").returncode == 0
-    done = run(cli_config, root, "plan", "-input=false")
+    env = record_env()  # reads the data sources the aks-cluster module declares
+    assert run(cli_config, root, "init", "-input=false", env=env).returncode == 0
+    done = run(cli_config, root, "plan", "-input=false", env=env)
     conflict = "rule-conflicts-with: `max_surge` cannot be set together with" in done.stderr
     assert (done.returncode != 0, conflict) == (refused, refused), done.stderr[-2000:]
 

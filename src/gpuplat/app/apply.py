@@ -37,6 +37,8 @@ def _summary(meta: saved.SavedPlan) -> StageSummary:
     out = StageSummary(meta.env, meta.stage, str(data.get("status", "planned")))
     counts = data.get("counts")
     out.counts = {k: int(v) for k, v in counts.items()} if isinstance(counts, dict) else {}
+    outputs = data.get("outputs")
+    out.outputs = [str(o) for o in outputs] if isinstance(outputs, list) else []
     return out
 
 

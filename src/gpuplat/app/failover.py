@@ -42,6 +42,15 @@ def move_line(phase: int, move: Move) -> str:
     )
 
 
+def plan_then_apply(env: str, cluster: str) -> str:
+    """One shell line that plans a cluster's serving root and applies it when there is anything
+    to apply: ``plan`` exits 10 when it planned changes, so ``plan && apply`` would never apply."""
+    return (
+        f"(gpuplat plan {env} --cluster {cluster} --stage serving || [ $? -eq 10 ]) && "
+        f"gpuplat apply {env} --cluster {cluster}"
+    )
+
+
 def _apply_lines(env: str, workload: str, move: Move) -> list[str]:
     return [
         f"    spec: workloads[{workload}].placements.{move.cluster}.role: {move.after}",

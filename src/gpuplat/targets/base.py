@@ -392,3 +392,8 @@ class Target(CalendarHooks):
     def credentials_hint(self, text: str) -> str | None:
         """gpuplat's hint when Terraform's output says this cloud's credentials are missing."""
         return None
+
+    def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:
+        """Where KEDA queries the cluster's managed Prometheus and the KEDA pod-identity
+        provider that signs the query, or None (the spec gives prometheus_address)."""
+        return None

@@ -197,6 +197,13 @@ class AKS(Target):
     def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
         return infra.read_pool(values)
 
+    def planned_fee_tier(self, values: Mapping[str, object], today: date) -> str | None:
+        # The control-plane tier (Free, Standard with the uptime SLA, Premium) sets the fee.
+        tier = values.get("sku_tier")
+        if isinstance(tier, str) and tier.lower() != "free":
+            return tier.lower()
+        return None
+
     def planned_cluster_pools(self, values: Mapping[str, object]) -> tuple[PlannedPool, ...]:
         pool = infra.read_default_pool(values)
         return (pool,) if pool is not None else ()

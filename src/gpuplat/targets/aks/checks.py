@@ -54,6 +54,19 @@ def cluster(cluster: Cluster, plugin: str, base: KeyPath, loc: Locator) -> Itera
                     f'"{admin}" is not the object id of a Microsoft Entra group',
                     "`az ad group show --group <name> --query id -o tsv` prints it (a GUID)",
                 )
+        if not azure.deployer_admin and not azure.admins:
+            # kubelogin signs the later stages in as an Entra identity, which Kubernetes RBAC
+            # binds to nothing and Azure RBAC authorizes only through a role: nobody could
+            # apply the platform and serving stages, whatever the local accounts.
+            yield loc.error(
+                (*path, "deployer_admin"),
+                "nobody could run the platform and serving stages: they reach the API as an "
+                "Entra identity (kubelogin), and with deployer_admin off and no admins groups "
+                "no identity is authorized (403)",
+                "set deployer_admin: true (the deploying identity gets Azure Kubernetes Service "
+                "RBAC Cluster Admin on the cluster), or list an Entra group's object id under "
+                "admins",
+            )
     version = cluster.kubernetes.version
     parsed = version_tuple(version) if version is not None else None
     if parsed is not None and version is not None and "-" in version:
