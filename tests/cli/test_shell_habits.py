@@ -98,7 +98,8 @@ def test_a_300_character_environment_name_gets_the_name_rule(
     done = gpuplat(*command, cwd=folder)
     assert done.returncode == 4, done.stderr
     assert done.stderr.startswith(f'Error: environment name "{name}"')
-    assert "gpuplat.yaml:68:11  environments[0].name" in done.stderr
+    line = spec.read_text(encoding="utf-8").splitlines().index(f"  - name: {name}") + 1
+    assert f"gpuplat.yaml:{line}:11  environments[0].name" in done.stderr
     assert "File name too long" not in done.stderr
 
 
@@ -141,3 +142,13 @@ def test_ctrl_c_in_the_first_fraction_of_a_second_says_interrupted_once(project:
         else:  # finished before the signal came, or ended by the signal before Python's handler
             assert code in (0, -signal.SIGINT), (delay, code, err)
     assert any(code == 130 for _, code, _ in seen), "no run was interrupted: sweep too late"
+
+
+def test_the_project_is_found_from_envs_and_c_works_after_the_command(project: Path) -> None:
+    """`cd envs && gpuplat validate`, and `gpuplat validate -C ../p` from beside it."""
+    inside = gpuplat("validate", cwd=project / "envs")
+    assert inside.returncode == 0, inside.stderr
+    assert inside.stderr == "valid: dev, prod\n"
+    after = gpuplat("validate", "-e", "dev", "-C", project.name, cwd=project.parent)
+    assert after.returncode == 0, after.stderr
+    assert after.stderr == "valid: dev\n"

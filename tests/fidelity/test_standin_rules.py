@@ -80,9 +80,10 @@ def _aks_prod_infra(tmp_path: Path, pool_version: str) -> Path:
     main = root / "main.tf"
     text = main.read_text()
     current = text.split("modules/aks-gpu-node-pool/", 1)[1].split('"', 1)[0]
-    main.write_text(
-        text.replace(f"aks-gpu-node-pool/{current}", f"aks-gpu-node-pool/{pool_version}")
-    )
+    text = text.replace(f"aks-gpu-node-pool/{current}", f"aks-gpu-node-pool/{pool_version}")
+    # Inputs added after 1.0.1 (advertised_gpus, 1.1.0) are not arguments of the older release.
+    lines = [ln for ln in text.splitlines(keepends=True) if "advertised_gpus" not in ln]
+    main.write_text("".join(lines))
     return root
 
 

@@ -35,7 +35,7 @@ def test_a_fraction_above_the_share_is_refused_at_the_argument(tmp_path: Path) -
         '"l4-shared" in cluster "inference-us" 2 replicas take turns on each GPU, so each has '
         "1/2 = 0.50 of its memory" in out
     )
-    assert "gpuplat.yaml:49:9  workloads[0].args[3]" in out
+    assert "gpuplat.yaml:50:9  workloads[0].args[3]" in out
     # (0.5 - 0.5 GB / 24 GB) rounded down: 0.47.
     assert "Hint: set --gpu-memory-utilization=0.47 or lower" in out
     assert "clusters[0].node_pools[0].sharing.max_clients" in out  # the related value

@@ -152,7 +152,7 @@ def render_project(
         FileError: The operating system refused a write (e.g. a read-only folder); the
             previous tree is left as it was.
     """
-    with runlock.hold(root, "render", "cannot render"):
+    with runlock.hold(root, "render", "cannot render", reading=check or dry_run):
         writer.recover(root)
         if not check and (root / "gpuplat.yaml").is_file():
             done = unchanged(root, envs)

@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from gpuplat import __version__
+from gpuplat.cli.habits import hoist_project_option, project_root, usage_hint
 from gpuplat.console import Console
 from gpuplat.errors import ExitCode, GpuplatError, file_error
 from gpuplat.interrupt import interrupted
@@ -50,9 +52,16 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             raise SystemExit(interrupted(process=_STANDALONE[0])) from None
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.parent is None:
+            args = hoist_project_option(args)
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             result = super().invoke(ctx)
+        except click.UsageError as exc:
+            raise usage_hint(exc, exc.ctx.command if exc.ctx else None) from None
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except GpuplatError as exc:
@@ -133,7 +142,10 @@ def _internal_error(console: Console, debug: bool) -> None:
 @click.pass_context
 def cli(ctx: click.Context, project_dir: Path, debug: bool, no_color: bool) -> None:
     """gpuplat: one spec of a GPU platform -> versioned Terraform -> plan/apply per environment."""
-    ctx.obj = App(project_dir, Console(color=False if no_color else None), debug)
+    explicit = ctx.get_parameter_source("project_dir") is not ParameterSource.DEFAULT
+    console = Console(color=False if no_color else None)
+    ctx.obj = App(project_dir, console, debug)
+    ctx.obj.root = project_root(project_dir, explicit, ctx.invoked_subcommand)
 
 
 def main() -> NoReturn:

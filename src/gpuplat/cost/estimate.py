@@ -111,6 +111,8 @@ class ClusterCost:
     fee_tier: str | None = None
     """The fee's tier when it is not the default one (``extended``: the minor is in extended
     support on the day priced)."""
+    not_counted: tuple[str, ...] = ()
+    """What the cluster is billed for that no amount here includes (said, not hidden)."""
 
     def gpu(self, level: LevelName) -> Level:
         return _sum(p.at(level) for p in self.pools)
@@ -189,11 +191,28 @@ def estimate(name: str, spec: Spec, today: date | None = None) -> EnvCost:
                 system,
                 tuple(pools),
                 tier,
+                not_counted(cluster),
             )
         )
     env = next((e for e in spec.environments if e.name == name), None)
     budget = env.budget.gpu_monthly_usd if env is not None and env.budget is not None else None
     return EnvCost(name, tuple(clusters), budget)
+
+
+def not_counted(cluster: Cluster) -> tuple[str, ...]:
+    """The lines of a cluster's bill gpuplat does not price yet, each named: every node's boot
+    disk (by pool, size and type), and the network around the nodes."""
+    out = [
+        f"boot disks of {pool.name}: {pool.disk.size_gb} GB {pool.disk.type or '(default type)'} "
+        f"per node, up to {pool.autoscaling.max_nodes} nodes"
+        for pool in cluster.node_pools
+    ]
+    out.append(f"boot disks of the system pool: up to {cluster.system_pool.max_nodes} nodes")
+    out.append(
+        "NAT gateways, load balancers, public IPv4 addresses and egress traffic of the "
+        "cluster's network"
+    )
+    return tuple(out)
 
 
 def pool_cost(cluster: Cluster, pool: NodePool, path: KeyPath, needed_nodes: int = 0) -> PoolCost:

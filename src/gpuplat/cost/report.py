@@ -72,6 +72,7 @@ def _cluster_json(cluster: ClusterCost) -> dict[str, object]:
         "pools": [_pool_json(p) for p in cluster.pools],
         "gpu": {level: level_json(cluster.gpu(level)) for level in LEVELS},
         "total": {level: amount_json(cluster.total(level)) for level in LEVELS},
+        "not_counted": list(cluster.not_counted),
     }
 
 
@@ -120,21 +121,27 @@ def report_json(
 
 
 def stranded_table(env: str, findings: Sequence[Finding]) -> list[str]:
-    """The stranded-GPU findings of one environment for people."""
+    """The stranded-GPU findings of one environment for people: idle units that are paid for
+    (on nodes that run anyway) apart from headroom (nodes created only when used, free until)."""
     if not findings:
         return [f"Stranded GPUs in {env}: none"]
-    lines = [f"Stranded GPUs in {env} (waste at the ceiling, USD/month):"]
+    lines = [f"Stranded GPUs in {env} (USD/month at the ceiling's prices):"]
     width = max(len(f"{f.cluster}/{f.pool}") for f in findings)
     kinds = max(len(f.kind) for f in findings)
+    head = f"  {'':<{width}}  {'':<{kinds}}  {'paid idle':>12}  {'free headroom':>13}"
+    lines.append(head.rstrip())
     for f in findings:
         where = f"{f.cluster}/{f.pool}"
         money = f.wasted.text()
         money = f"(+{money} to fit)" if f.kind == "short" else money
-        lines.append(f"  {where:<{width}}  {f.kind:<{kinds}}  {money:>12}  {f.detail}")
+        free = f.headroom.text() if f.headroom_units else "-"
+        lines.append(f"  {where:<{width}}  {f.kind:<{kinds}}  {money:>12}  {free:>13}  {f.detail}")
     wasted = [f.wasted for f in findings if f.kind != "short"]
     if wasted:
+        free_total = total(f.headroom for f in findings if f.kind != "short")
         lines.append(
-            f"  {'wasted at the ceiling':<{width + kinds + 2}}  {total(wasted).text():>12}"
+            f"  {'paid idle / free headroom':<{width + kinds + 2}}  {total(wasted).text():>12}"
+            f"  {free_total.text():>13}"
         )
     return lines
 
@@ -225,6 +232,12 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
         lines.append(f"Cost of {env.name} (USD, list prices, {HOURS_PER_MONTH} h/month):")
         lines.append(_row(head, widths))
         lines.extend(_row(r, widths) for r in rows)
+        lines.append("  not counted in these totals:")
+        lines.extend(
+            f"    {cluster.name}: {line}"
+            for cluster in env.clusters
+            for line in cluster.not_counted
+        )
         if env.gpu_budget is not None:
             most = env.gpu("ceiling").cost
             verdict = {
@@ -236,6 +249,10 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                 f"  GPU budget ${env.gpu_budget:,.2f}/month: ceiling {most.text()} {verdict}"
             )
         lines.append("")
+    lines.append(
+        f"Priced from gpuplat's shipped catalog (read {catalog.catalog_as_of()}); each price's "
+        "source and date: `gpuplat cost --json`"
+    )
     if flagged:
         lines.append(
             "* unverified price (one source, or another region's): see the rungs' notes in "
@@ -246,8 +263,8 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
         lines.extend(f"  {reason}" for reason in unknown)
     if bounded:
         lines.append(
-            "^ spot price unknown or capped: the ceiling is at its bound, on-demand or the "
-            "pool's max_price (ceiling_rungs in `gpuplat cost --json`)"
+            "^ spot price bounded: the ceiling is the most spot can cost (on-demand, 40 % of it "
+            "on GCE, or the pool's max_price; ceiling_rungs in `gpuplat cost --json`)"
         )
     return lines[:-1] if lines and lines[-1] == "" else lines
 

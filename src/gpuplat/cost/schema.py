@@ -121,6 +121,10 @@ class ClusterOut(_Out):
     pools: list[PoolOut]
     gpu: Levels = Field(description="The cluster's GPU pools.")
     total: AmountLevels = Field(description="GPU pools, system pool and fee.")
+    not_counted: list[str] = Field(
+        description="What the cluster is billed for that no amount here includes: boot disks "
+        "per pool (size, type, nodes), NAT gateways, load balancers, public IPv4, egress."
+    )
 
 
 class BudgetOut(_Out):
@@ -144,8 +148,18 @@ class FindingOut(_Out):
     cluster: str
     pool: str
     workload: str | None
-    units: int = Field(description="Idle schedulable units (short: replicas that do not fit).")
-    wasted: AmountOut = Field(description="Cost of the idle units (short: of the missing nodes).")
+    units: int = Field(
+        description="Idle schedulable units that are paid for: on nodes that run anyway "
+        "(min_nodes, a reservation's nodes, nodes the replicas hold); short: replicas that do "
+        "not fit."
+    )
+    wasted: AmountOut = Field(
+        description="Cost of the paid idle units (short: of the missing nodes)."
+    )
+    headroom_units: int = Field(
+        description="Idle units on nodes the autoscaler creates only when replicas need them."
+    )
+    headroom: AmountOut = Field(description="What the headroom would cost: nothing until used.")
     detail: str
 
 

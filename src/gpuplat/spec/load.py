@@ -122,6 +122,12 @@ def load_project(
     return Project(root, loaded, warnings, tuple(declared), on)
 
 
+def declared_environments(root: Path) -> tuple[str, ...]:
+    """The environment names gpuplat.yaml declares, read without checking anything else."""
+    loaded = load_file(root / SPEC_FILE, SPEC_FILE, rank=0)
+    return tuple(_declared_envs(loaded.root)) if loaded.root is not None else ()
+
+
 def _across(loaded: dict[str, EnvSpec]) -> list[Diagnostic]:
     """Problems only a comparison of environments shows, each tagged with its environment."""
     from gpuplat.spec.checks import storage
@@ -245,6 +251,10 @@ def _load_env(
         )
         return None, diags
     spec, found, repaired = _validate(tree, ranks)
+    if tree is not base:
+        from gpuplat.spec.overlay_names import misnamed
+
+        found = misnamed(base, tree, Locator(tree, ranks), found)
     diags.extend(found)
     from gpuplat.spec.checks import run_checks
 

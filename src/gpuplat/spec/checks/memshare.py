@@ -17,6 +17,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from gpuplat.spec.checks import signals
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import NodePool, Workload
@@ -27,35 +28,31 @@ fractions of a GPU's replicas plus their contexts must fit the GPU."""
 
 
 @dataclass(frozen=True)
-class Server:
-    """A model server that sizes its GPU memory as a fraction of the whole device."""
+class MemoryFlag:
+    """How a model server is told its GPU memory, as a fraction of the whole device."""
 
-    name: str
-    marks: tuple[str, ...]
-    """Strings in the image or command that name the server."""
+    title: str
     flag: str
     env: str | None
     default: float | None
     """The fraction the server takes when the flag is not given; None: it decides at start."""
 
 
-SERVERS = (
-    Server("vLLM", ("vllm",), "--gpu-memory-utilization", None, 0.9),
-    Server("SGLang", ("sglang",), "--mem-fraction-static", None, None),
-    Server(
-        "Text Generation Inference",
-        ("text-generation-inference", "text-generation-launcher"),
-        "--cuda-memory-fraction",
-        "CUDA_MEMORY_FRACTION",
-        1.0,
+FLAGS: dict[str, MemoryFlag] = {
+    "vllm": MemoryFlag("vLLM", "--gpu-memory-utilization", None, 0.9),
+    "sglang": MemoryFlag("SGLang", "--mem-fraction-static", None, None),
+    "tgi": MemoryFlag(
+        "Text Generation Inference", "--cuda-memory-fraction", "CUDA_MEMORY_FRACTION", 1.0
     ),
-)
+}
+"""By the catalog's server names (``catalog/data/servers.yaml``); Triton sizes no fraction."""
 
 
-def server(workload: Workload) -> Server | None:
-    """The server the workload runs, read from its image and command; None when unknown."""
-    text = " ".join([workload.image, *workload.command]).lower()
-    return next((s for s in SERVERS if any(m in text for m in s.marks)), None)
+def memory_flag(workload: Workload) -> MemoryFlag | None:
+    """How the workload's server (named in the spec, else recognised from its image) is told
+    its memory fraction; None when it is unknown or takes none."""
+    found = signals.server_of(workload)
+    return FLAGS.get(found.name) if found is not None else None
 
 
 def check(
@@ -75,7 +72,7 @@ def check(
     at the image when the server's default applies.
     """
     sharing = pool.sharing
-    found = server(workload)
+    found = memory_flag(workload)
     if found is None or sharing.mode != "time-slicing" or not sharing.max_clients:
         return
     clients = sharing.max_clients
@@ -84,7 +81,7 @@ def check(
     if value is None or value <= share:
         return
     if path is None:
-        path, said = (*base, "image"), f"{found.name}'s default {found.flag} {value:g}"
+        path, said = (*base, "image"), f"{found.title}'s default {found.flag} {value:g}"
     fit = _fitting(clients, gpu_memory_gb)
     yield loc.error(
         path,
@@ -98,7 +95,7 @@ def check(
 
 
 def _fraction(
-    workload: Workload, found: Server, base: KeyPath
+    workload: Workload, found: MemoryFlag, base: KeyPath
 ) -> tuple[float | None, KeyPath | None, str]:
     """The fraction the server is given, where it is written, and how to say it."""
     args = workload.args

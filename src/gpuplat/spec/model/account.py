@@ -3,6 +3,8 @@ reaches an AKS cluster's API."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from gpuplat.spec.model.base import SpecModel
@@ -43,8 +45,28 @@ class AwsAccount(SpecModel):
     )
 
 
+class AksMaintenance(SpecModel):
+    """AKS's weekly window for automatic upgrades of the control plane and the node images."""
+
+    day_of_week: Literal[
+        "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"
+    ] = Field("Sunday", description="Day the window opens.")
+    start_time: str = Field(
+        "02:00", pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$", description="HH:MM it opens."
+    )
+    utc_offset: str = Field(
+        "+00:00",
+        pattern=r"^[+-]([01][0-9]|2[0-3]):[0-5][0-9]$",
+        description="Offset of start_time from UTC, e.g. -05:00.",
+    )
+    duration_hours: int = Field(
+        4, ge=4, le=24, description="Hours the window stays open (AKS's minimum is 4)."
+    )
+
+
 class AzureAccount(SpecModel):
-    """Azure identifiers."""
+    """Azure identifiers, who reaches an AKS cluster's API, and its control plane's tier and
+    upgrades."""
 
     subscription_id: str = Field(description="Azure subscription id (a GUID).")
     resource_group: str = Field(
@@ -65,4 +87,24 @@ class AzureAccount(SpecModel):
         "through kubelogin, are authorized. Writing the role assignment needs Owner or User "
         "Access Administrator; false: only the admins groups reach the API (then admins must "
         "not be empty).",
+    )
+    sku_tier: Literal["Free", "Standard", "Premium"] = Field(
+        "Free",
+        description="AKS control-plane tier: Free (no uptime SLA; what gpuplat's cost model "
+        "prices), Standard (financially backed SLA, for production) or Premium (Standard plus "
+        "long-term support of a minor).",
+    )
+    upgrade_channel: Literal["patch", "stable", "rapid", "node-image"] = Field(
+        "patch",
+        description="AKS automatic upgrade channel of the cluster: patch (newest patch of the "
+        "minor), stable, rapid or node-image.",
+    )
+    node_os_upgrade_channel: Literal["None", "Unmanaged", "SecurityPatch", "NodeImage"] = Field(
+        "NodeImage",
+        description="How AKS updates the nodes' OS: NodeImage (a new node image weekly, which "
+        "reimages GPU nodes in the maintenance window), SecurityPatch, Unmanaged or None.",
+    )
+    maintenance: AksMaintenance = Field(
+        default_factory=AksMaintenance,
+        description="Weekly window in which AKS applies both channels' upgrades.",
     )

@@ -26,8 +26,6 @@ _CAPACITY_GROUP = re.compile(
     r"Microsoft\.Compute/capacityReservationGroups/[-\w.]+$",
     re.IGNORECASE,
 )
-MIG_IMAGE = "Ubuntu"
-"""The OS SKU gpuplat renders AKS MIG pools on: the node image AKS documents MIG with."""
 
 
 def cluster(cluster: Cluster, plugin: str, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
@@ -141,7 +139,10 @@ def _network(cluster: Cluster, path: KeyPath, loc: Locator) -> Iterator[Diagnost
 def pool(
     cluster: Cluster, pool: NodePool, gpu: PoolGpu, plugin: str, base: KeyPath, loc: Locator
 ) -> Iterator[Diagnostic]:
-    """MIG profiles AKS can select, OS SKUs, spot prices, reservations, vGPU sizes, OS disks."""
+    """MIG profiles AKS can select, OS SKUs, spot prices, reservations, vGPU sizes, OS disks.
+
+    MIG pools may run Ubuntu or Azure Linux: AKS partitions the GPUs (gpu_instance) on both
+    with its own driver, and the NVIDIA device plugin hands the instances out the same way."""
     if gpu.shape is not None and gpu.shape.vgpu:
         yield loc.error(
             (*base, "machine_type"),
@@ -200,12 +201,6 @@ def _mig(
             (*base, "driver", "install"),
             "AKS partitions MIG only on nodes with its own GPU driver",
             "set driver.install: managed on MIG pools",
-        )
-    if (pool.image or MIG_IMAGE) != MIG_IMAGE:
-        yield loc.error(
-            (*base, "image"),
-            f"gpuplat renders AKS MIG pools on {MIG_IMAGE} nodes, the image AKS documents MIG with",
-            f"set image: {MIG_IMAGE}, or remove image",
         )
 
 

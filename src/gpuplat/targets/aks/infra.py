@@ -86,6 +86,12 @@ def cluster_view(
             "zones": list(cluster.zones),
         },
         "autoscaler": {"expander": expander},
+        "sku_tier": azure.sku_tier,
+        "upgrades": {
+            "channel": azure.upgrade_channel,
+            "node_os_channel": azure.node_os_upgrade_channel,
+        },
+        "maintenance": azure.maintenance.model_dump(),
         "reservation_group_ids": reservation_groups(target, cluster),
         "tags": tags,
     }

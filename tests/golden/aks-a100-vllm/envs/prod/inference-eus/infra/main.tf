@@ -29,6 +29,17 @@ module "cluster_inference-eus" {
   autoscaler = {
     expander = "least-waste"
   }
+  sku_tier = "Free"
+  upgrades = {
+    channel         = "patch"
+    node_os_channel = "NodeImage"
+  }
+  maintenance = {
+    day_of_week    = "Sunday"
+    duration_hours = 4
+    start_time     = "02:00"
+    utc_offset     = "+00:00"
+  }
   reservation_group_ids = []
   tags = {
     gpuplat-env     = "prod"
@@ -39,7 +50,7 @@ module "cluster_inference-eus" {
 
 # GPU node pool a100mig of inference-eus: Standard_NC24ads_A100_v4 (1x A100-80GB)
 module "pool_inference-eus_a100mig" {
-  source = "../../../../modules/aks-gpu-node-pool/1.1.0"
+  source = "../../../../modules/aks-gpu-node-pool/1.2.0"
 
   kubernetes_cluster_id = module.cluster_inference-eus.id
   orchestrator_version  = module.cluster_inference-eus.kubernetes_version

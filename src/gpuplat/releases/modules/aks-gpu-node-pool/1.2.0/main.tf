@@ -1,4 +1,4 @@
-# gpuplat module aks-gpu-node-pool 1.1.0: generated, do not edit.
+# gpuplat module aks-gpu-node-pool 1.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -19,6 +19,23 @@ locals {
   # "_" read as "/"). AKS copies node pool tags onto the pool's scale set.
   autoscaler_tags = {
     "k8s.io_cluster-autoscaler_node-template_resources_nvidia.com_gpu" = tostring(coalesce(var.advertised_gpus, var.gpus_per_node))
+  }
+}
+
+# Changing any of these on an existing pool makes azurerm cycle it through a temporary pool
+# (temporary_name_for_rotation): a second pool of the old size, which needs a second set of GPUs
+# in quota, and the old nodes deleted without cordon or drain; without the name the apply fails.
+# gpuplat renders no temporary name for GPU pools: such a change replaces the pool, which the
+# plan shows (and its summary flags) before anything is deleted.
+resource "terraform_data" "rotation" {
+  input = {
+    vm_size                 = var.vm_size
+    zones                   = var.zones
+    os_disk_size_gb         = var.disk.size_gb
+    os_disk_type            = var.disk.type
+    max_pods                = var.max_pods
+    host_encryption_enabled = var.host_encryption_enabled
+    vnet_subnet_id          = var.vnet_subnet_id
   }
 }
 
@@ -74,6 +91,7 @@ resource "azurerm_kubernetes_cluster_node_pool" "this" {
 
   lifecycle {
     # The autoscaler owns the node count; Terraform owns the bounds.
-    ignore_changes = [node_count]
+    ignore_changes       = [node_count]
+    replace_triggered_by = [terraform_data.rotation]
   }
 }

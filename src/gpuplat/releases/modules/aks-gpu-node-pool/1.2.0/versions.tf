@@ -1,4 +1,4 @@
-# gpuplat module aks-gpu-node-pool 1.1.0: generated, do not edit.
+# gpuplat module aks-gpu-node-pool 1.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 terraform {
