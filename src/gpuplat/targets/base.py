@@ -236,6 +236,11 @@ class Target(CalendarHooks):
         """Labels this cloud needs on a pool's nodes for the chosen device plugin."""
         return {}
 
+    def disk_write_mibps(self, pool: NodePool) -> float | None:
+        """MiB/s the pool's boot disk writes as gpuplat renders it (copied weights land there),
+        or None where gpuplat does not know it."""
+        return None
+
     def replica_devices(self, pools: list[NodePool], gpus: int) -> dict[str, str]:
         """Extended resources besides GPUs a replica taking ``gpus`` requests on these pools."""
         return {}

@@ -1,4 +1,4 @@
-# gpuplat module eks-gpu-node-group 1.1.1: generated, do not edit.
+# gpuplat module eks-gpu-node-group 1.1.2: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 output "name" {

@@ -1,4 +1,4 @@
-# gpuplat module eks-gpu-node-group 1.1.1: generated, do not edit.
+# gpuplat module eks-gpu-node-group 1.1.2: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "cluster_name" {
@@ -223,7 +223,7 @@ variable "compact_placement" {
 }
 
 variable "max_unavailable" {
-  description = "Nodes replaced at once during an update. Updates replace in place and never need a spare GPU."
+  description = "Old nodes drained at once during an update. EKS launches the new nodes first (up to twice the group's zones, or this many if larger), so an update needs spare GPU capacity; a node not drained in 15 minutes fails it (PodEvictionFailure)."
   type        = number
   default     = 1
 

@@ -1,4 +1,4 @@
-# gpuplat module eks-gpu-node-group 1.1.1: generated, do not edit.
+# gpuplat module eks-gpu-node-group 1.1.2: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -203,7 +203,10 @@ resource "aws_eks_node_group" "this" {
   }
 
   update_config {
-    # Replace nodes in place: a surge node would wait for a GPU that is not there.
+    # Old nodes drained at once. EKS updates always surge first: it launches up to twice the
+    # group's zones in new nodes (or max_unavailable, if larger), then drains the old ones; a
+    # node not drained in 15 minutes fails the update (PodEvictionFailure). The new GPU nodes
+    # cost and may not be available: gpuplat's plan summary warns when an update rolls nodes.
     max_unavailable = var.max_unavailable
   }
 
