@@ -88,8 +88,8 @@ module "pool_mig-central_h100-mig-spot" {
   service_account = module.cluster_mig-central.node_service_account
   name            = "h100-mig-spot"
   machine_type    = "a3-highgpu-8g"
-  node_locations  = null
-  zone_count      = 1
+  node_locations  = ["us-central1-a", "us-central1-c"]
+  zone_count      = 2
   accelerator = {
     count          = 8
     driver_version = "LATEST"
