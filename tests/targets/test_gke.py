@@ -75,3 +75,18 @@ def test_fuse_cache_is_bounded_by_the_weights(tmp_path: Path) -> None:
     assert not [o for o in options if o == "file-cache:max-size-mb:-1"]
     assert plan.pod_annotations["gke-gcsfuse/ephemeral-storage-request"] == "34Gi"
     assert plan.pod_annotations["gke-gcsfuse/ephemeral-storage-limit"] == "34Gi"
+
+
+def test_dcgm_exporter_off_turns_gke_dcgm_off(tmp_path: Path) -> None:
+    """``addons.metrics.dcgm_exporter: false`` reaches GKE's monitoring_config (it was
+    hard-coded on). Terraform's evaluation of the module's concat is not run here: the offline
+    plan tests run the module with dcgm_metrics true."""
+    patch = (("    dcgm_exporter: true\n", "    dcgm_exporter: false\n"),)
+    folder = project(tmp_path / "off", patch)
+    rendered = render(load_project(folder, ["dev"]).envs.values())
+    infra = rendered.files["envs/dev/inference-us/infra/main.tf"]
+    assert "  dcgm_metrics  = false\n" in infra
+    on = render(load_project(project(tmp_path / "on"), ["dev"]).envs.values())
+    assert "  dcgm_metrics  = true\n" in on.files["envs/dev/inference-us/infra/main.tf"]
+    main = on.module_texts("modules/gke-cluster/1.4.0")["modules/gke-cluster/1.4.0/main.tf"]
+    assert 'concat(["SYSTEM_COMPONENTS"], var.dcgm_metrics ? ["DCGM"] : [])' in main

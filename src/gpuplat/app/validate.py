@@ -18,6 +18,8 @@ class ValidateResult:
     envs: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
     strict: bool
+    notes: tuple[str, ...] = ()
+    """What the spec cannot promise, said once (e.g. the notice of a spot preemption)."""
 
     @property
     def errors(self) -> int:
@@ -51,6 +53,7 @@ class ValidateResult:
             "errors": self.errors,
             "warnings": self.warnings,
             "diagnostics": [d.to_json() for d in self.diagnostics],
+            "notes": list(self.notes),
         }
 
 
@@ -64,4 +67,11 @@ def validate_project(root: Path, envs: Sequence[str], *, strict: bool) -> Valida
         project = load_project(root, envs, strict=strict)
     except SpecError as exc:
         return ValidateResult(tuple(envs), tuple(exc.diagnostics), strict)
-    return ValidateResult(tuple(project.envs), tuple(project.warnings), strict)
+    from gpuplat.workload.interruption import notes
+
+    found: dict[str, list[str]] = {}
+    for name, env in project.envs.items():
+        for note in notes(env.spec):
+            found.setdefault(note, []).append(name)
+    said = tuple(f"{note} (in {', '.join(names)})" for note, names in found.items())
+    return ValidateResult(tuple(project.envs), tuple(project.warnings), strict, said)

@@ -168,6 +168,10 @@ class Target(CalendarHooks):
     def zone_hint(self, region: str) -> str:
         raise NotImplementedError
 
+    interruption_notices: ClassVar[Mapping[str, tuple[int, str]]] = {}
+    """Capacity kind -> (seconds of notice the cloud gives before it takes a node back, where
+    that is documented). What a pod's terminationGracePeriodSeconds can really hold there."""
+
     def default_zone_count(self, cluster: Cluster) -> int:
         """Zones a pool spreads over when neither it nor its cluster lists any."""
         return 1

@@ -3,7 +3,7 @@
 
 # GKE cluster inference-us
 module "cluster_inference-us" {
-  source = "../../../../modules/gke-cluster/1.3.0"
+  source = "../../../../modules/gke-cluster/1.4.0"
 
   project             = "acme-inference-prod"
   name                = "inference-us"
@@ -26,6 +26,7 @@ module "cluster_inference-us" {
     min_nodes    = 1
   }
   webhook_ports = []
+  dcgm_metrics  = true
   resource_labels = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-inference"

@@ -1,4 +1,4 @@
-# gpuplat module gke-cluster 1.3.0: generated, do not edit.
+# gpuplat module gke-cluster 1.4.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "project" {
@@ -109,6 +109,12 @@ variable "webhook_ports" {
     condition     = alltrue([for p in var.webhook_ports : p >= 1 && p <= 65535 && p != 443 && p != 10250])
     error_message = "webhook_ports must be TCP ports other than 443 and 10250 (which GKE opens itself)."
   }
+}
+
+variable "dcgm_metrics" {
+  description = "GKE collects DCGM GPU metrics into Managed Service for Prometheus (monitoring_config DCGM); false when no DCGM metrics are wanted or another exporter (the GPU Operator's) runs."
+  type        = bool
+  default     = true
 }
 
 variable "image_streaming" {
