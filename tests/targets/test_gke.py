@@ -90,3 +90,13 @@ def test_dcgm_exporter_off_turns_gke_dcgm_off(tmp_path: Path) -> None:
     assert "  dcgm_metrics  = true\n" in on.files["envs/dev/inference-us/infra/main.tf"]
     main = on.module_texts("modules/gke-cluster/1.4.0")["modules/gke-cluster/1.4.0/main.tf"]
     assert 'concat(["SYSTEM_COMPONENTS"], var.dcgm_metrics ? ["DCGM"] : [])' in main
+
+
+def test_scale_up_anyway_is_documented_as_any_rung() -> None:
+    """GKE's ScaleUpAnyway on Standard without node-pool auto-creation scales any pool with the
+    class's label and taint (ComputeClass docs), not a default machine: the reference says so."""
+    from gpuplat.spec.model.cluster import Autoscaling
+
+    text = Autoscaling.model_fields["when_unavailable"].description or ""
+    assert "any rung of the ladder, in no order" in text
+    assert "default machine," not in text
