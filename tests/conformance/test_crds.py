@@ -17,13 +17,14 @@ import pytest
 
 from gpuplat.conformance import CheckReport, Violation, check, load_schemas
 from gpuplat.conformance.files import BUNDLED
+from gpuplat.releases.versions import latest
 from tests.support.cli import run
 from tests.support.specs import GKE_LADDER_PATCH, project
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PLATFORM = Path("envs/dev/inference-us/platform/main.tf")
 SERVING = Path("envs/dev/inference-us/serving/main.tf")
-ZERO = Path("modules/scale-to-zero/2.0.0/main.tf")
+ZERO = Path(f"modules/scale-to-zero/{latest('scale-to-zero').version}/main.tf")
 CLASSES = Path("k8s/dev/inference-us/platform/compute-classes.yaml")
 KEDA = Path("k8s/dev/inference-us/serving/chat.keda.yaml")
 

@@ -90,6 +90,8 @@ def scaled_prod(root: Path) -> Path:
     """
     overlay = root / "envs" / "prod.yaml"
     text = overlay.read_text(encoding="utf-8")
+    if "          max_nodes: 8" in text and "      max: 16\n" in text:
+        return root  # the shipped prod already scales 2..16 replicas on 2..8 nodes
     for old, new in (
         (
             "          min_nodes: 2\n          max_nodes: 2\n",

@@ -23,7 +23,8 @@ def test_webhook_ports_follow_what_the_platform_stage_installs(tmp_path: Path) -
     )
     folder = project(tmp_path, patch)
     envs = load_project(folder, ["dev", "prod"]).envs
-    for name, ports in (("dev", (6443, 9443)), ("prod", (9443,))):
+    # prod scales on the server's queue through KEDA too: its metrics API (6443) as well.
+    for name, ports in (("dev", (6443, 9443)), ("prod", (6443, 9443))):
         spec = envs[name].spec
         cluster = spec.clusters[0]
         installed = set(plan_addons(spec, cluster).charts())

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from gpuplat.app import saved
 from gpuplat.app.apply import apply_env
-from gpuplat.app.failover import load_env, move_json, move_line, report_lines
+from gpuplat.app.failover import load_env, move_json, move_line, plan_then_apply, report_lines
 from gpuplat.app.overlay import Before, set_roles
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.render import render_project
@@ -53,6 +53,8 @@ class MoveResult:
     applied: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
     """Sources left serving (``target_only``): apply them once they can be planned."""
+    unchanged: list[str] = field(default_factory=list)
+    """Clusters whose plan had nothing to apply."""
 
 
 def carry_out(
@@ -107,6 +109,7 @@ def carry_out(
             raise GpuplatError(
                 f"the target {to} could not be planned: {target.error}",
                 hint=target.error.hint,
+                exit_code=target.error.exit_code,  # terraform failed: 6, as `plan` says it
                 details=tuple(target.error.details),
             )
         unplanned = [c for c in sources if by_cluster[c].error is not None]
@@ -125,10 +128,12 @@ def carry_out(
         raise
     for cluster in [to, *(s for s in sources if s not in result.pending)]:
         try:
-            apply_env(root, env, binary=binary, progress=progress, clusters=[cluster], yes=True)
+            done = apply_env(
+                root, env, binary=binary, progress=progress, clusters=[cluster], yes=True
+            )
         except GpuplatError as exc:
             raise _stopped(exc, result, cluster) from None
-        result.applied.append(cluster)
+        (result.applied if done.applied else result.unchanged).append(cluster)
     return result
 
 
@@ -212,14 +217,17 @@ def result_lines(result: MoveResult) -> list[str]:
             lines.append(f"  serving: could not be planned: {plan.error}")
         for summary in plan.stages:
             lines.extend(summary.lines())
-    for phase, cluster in enumerate(result.applied, start=1):
-        ready = " (its pods ready: terraform waited for the rollout)" if phase == 1 else ""
-        lines.append(f"phase {min(phase, 2)} applied: {cluster}{ready}")
+    for cluster in [check.target, *(m.cluster for m in check.downs)]:
+        phase = 1 if cluster == check.target else 2
+        if cluster in result.unchanged:
+            lines.append(f"phase {phase}: {cluster} had nothing to apply")
+        elif cluster in result.applied:
+            ready = " (its pods ready: terraform waited for the rollout)" if phase == 1 else ""
+            lines.append(f"phase {phase} applied: {cluster}{ready}")
     for cluster in result.pending:
         lines.append(
             f"phase 2 pending: {cluster} still serves; once it can be planned: "
-            f"gpuplat plan {result.env} --cluster {cluster} --stage serving && "
-            f"gpuplat apply {result.env} --cluster {cluster}"
+            f"{plan_then_apply(result.env, cluster)}"
         )
     return lines
 
@@ -237,5 +245,6 @@ def result_json(result: MoveResult) -> dict[str, object]:
         "overlay": result.overlay,
         "plans": [p.to_json() for p in result.plans],
         "applied": list(result.applied),
+        "unchanged": list(result.unchanged),
         "pending": list(result.pending),
     }

@@ -13,7 +13,7 @@ STAGES = ("infra", "platform", "serving")
 
 
 class _DefaultGroup(click.Group):
-    """``gpuplat vendor DEST`` runs the hidden ``copy`` command; ``vendor upgrade`` its own."""
+    """``gpuplat vendor DEST`` runs ``copy`` (``vendor copy DEST`` too); ``vendor upgrade`` its own."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
@@ -39,7 +39,7 @@ def _split(value: str | None) -> tuple[str, ...]:
     return tuple(v.strip() for v in (value or "").split(",") if v.strip())
 
 
-@vendor.command("copy", hidden=True)
+@vendor.command("copy")
 @click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--modules", default=None, help="Modules to vendor: a,b or a@1.0.0 (default: the spec's)."

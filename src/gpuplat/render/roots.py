@@ -25,7 +25,7 @@ from gpuplat.workload.serving import serving_plans
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "helm": ("hashicorp/helm", ">= 3.0, < 4"),
-    "kubernetes": ("hashicorp/kubernetes", ">= 2.38, < 3"),
+    "kubernetes": ("hashicorp/kubernetes", ">= 2.38, < 4"),
     **{name: pin for t in TARGETS.values() for name, pin in t.providers.items()},
 }
 """Source and version constraint of every provider a root may need."""

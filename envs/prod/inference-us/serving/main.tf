@@ -14,7 +14,7 @@ module "weights_chat_inference-us" {
 
 # Model server chat on inference-us (primary)
 module "serve_chat_inference-us" {
-  source = "../../../../modules/model-server/2.2.0"
+  source = "../../../../modules/model-server/2.3.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }
@@ -75,8 +75,8 @@ module "serve_chat_inference-us" {
     }
   }
   replicas = {
-    max = 4
-    min = 4
+    max = 16
+    min = 2
   }
   placement = {
     pool_label = "gpuplat.dev/pool"
@@ -146,7 +146,7 @@ module "serve_chat_inference-us" {
   disruption = {
     max_unavailable = 1
   }
-  # Rollout: at max_nodes, pool l4-shared (2 nodes x 2 GPU units): room for 4 replicas of 1 GPU unit(s); with up to 4 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
+  # Rollout: at max_nodes, pool l4-shared (8 nodes x 2 GPU units): room for 16 replicas of 1 GPU unit(s); with up to 16 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
   rollout = {
     max_surge                 = 0
     max_unavailable           = 1
@@ -155,4 +155,49 @@ module "serve_chat_inference-us" {
   }
 
   depends_on = [module.weights_chat_inference-us]
+}
+
+# Autoscaling of chat on inference-us (one KEDA ScaledObject): 2..16 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 874s (node start + pull + load): scale-up waits 60s, scale-down 874s and removes 1 per 300s.
+module "zero_chat_inference-us" {
+  source = "../../../../modules/scale-to-zero/3.0.0"
+  providers = {
+    kubernetes = kubernetes.cluster_inference-us
+  }
+
+  name      = "chat"
+  namespace = "chat"
+  labels = {
+    "app.kubernetes.io/managed-by" = "gpuplat"
+    "app.kubernetes.io/name"       = "chat"
+    "gpuplat.dev/workload"         = "chat"
+  }
+  port = 8000
+  replicas = {
+    max = 16
+    min = 2
+  }
+  cooldown_seconds         = 874
+  polling_interval_seconds = 15
+  behavior = {
+    down = {
+      periodSeconds = 300
+      type          = "Pods"
+      value         = 1
+    }
+    down_window_seconds = 874
+    up = {
+      periodSeconds = 60
+      type          = "Pods"
+      value         = 4
+    }
+    up_window_seconds = 60
+  }
+  prometheus = {
+    address       = "https://monitoring.googleapis.com/v1/projects/acme-inference-prod/location/global/prometheus"
+    auth_provider = "gcp"
+    query         = "sum(vllm:num_requests_waiting{namespace=\"chat\"})"
+    threshold     = "4"
+  }
+
+  depends_on = [module.serve_chat_inference-us]
 }

@@ -45,6 +45,10 @@ _ADC = (
 )
 
 
+GMP_QUERY = "https://monitoring.googleapis.com/v1"
+"""Google Managed Prometheus' Prometheus-compatible query API."""
+
+
 class GKE(Target):
     interruption_notices: ClassVar[Mapping[str, tuple[int, str]]] = {
         "spot": (
@@ -248,6 +252,14 @@ class GKE(Target):
 
     def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
         return node.ephemeral_reserve_gb(disk_gb)
+
+    def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:
+        """Google Cloud Managed Service for Prometheus: its query API for the cluster's project,
+        read by KEDA's operator through Workload Identity (provider gcp)."""
+        project = cluster.gcp.project if cluster.gcp is not None else None
+        if project is None:
+            return None
+        return (f"{GMP_QUERY}/projects/{project}/location/global/prometheus", "gcp")
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _ADC):

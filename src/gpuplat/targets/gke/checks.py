@@ -248,16 +248,6 @@ def workloads(spec: Spec, cluster: Cluster, loc: Locator) -> Iterator[Diagnostic
                 "copy the weights to a gs:// bucket (gpuplat grants the workload read access to "
                 "it through Workload Identity), or serve them from hf:// or the image",
             )
-        hpa = workload.autoscaling.metric is not None and not workload.scale_to_zero
-        if hpa and workload.replicas.max > workload.replicas.min:
-            yield loc.error(
-                (*base, "autoscaling", "metric"),
-                f"an HPA on {workload.autoscaling.metric} needs a custom-metrics API on GKE "
-                f'cluster "{cluster.name}", which gpuplat does not install',
-                "on GKE the metric comes from Google Managed Prometheus (a PodMonitoring) "
-                "through the custom-metrics Stackdriver adapter; until gpuplat renders them, "
-                "remove autoscaling.metric (replicas stay at replicas.min) or use scale_to_zero",
-            )
 
 
 def _counts(counts: tuple[int, ...] | None) -> str:

@@ -25,7 +25,7 @@ module "cluster_mig-central" {
     max_nodes    = 3
     min_nodes    = 1
   }
-  webhook_ports = []
+  webhook_ports = [6443, 9443]
   dcgm_metrics  = true
   resource_labels = {
     gpuplat-env     = "prod"

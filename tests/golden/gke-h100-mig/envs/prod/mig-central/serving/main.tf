@@ -14,7 +14,7 @@ module "weights_coder_mig-central" {
 
 # Model server coder on mig-central (primary)
 module "serve_coder_mig-central" {
-  source = "../../../../modules/model-server/2.2.0"
+  source = "../../../../modules/model-server/2.3.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
@@ -82,7 +82,7 @@ module "serve_coder_mig-central" {
   }
   replicas = {
     max = 24
-    min = 24
+    min = 8
   }
   placement = {
     pool_label = "gpuplat.dev/pool"
@@ -151,4 +151,49 @@ module "serve_coder_mig-central" {
   }
 
   depends_on = [module.weights_coder_mig-central]
+}
+
+# Autoscaling of coder on mig-central (one KEDA ScaledObject): 8..24 replicas = ceil(sum(vllm:num_requests_waiting{namespace="coder"}) / 4). A new replica takes about 817s (node start + pull + load): scale-up waits 60s, scale-down 817s and removes 1 per 300s.
+module "zero_coder_mig-central" {
+  source = "../../../../modules/scale-to-zero/3.0.0"
+  providers = {
+    kubernetes = kubernetes.cluster_mig-central
+  }
+
+  name      = "coder"
+  namespace = "coder"
+  labels = {
+    "app.kubernetes.io/managed-by" = "gpuplat"
+    "app.kubernetes.io/name"       = "coder"
+    "gpuplat.dev/workload"         = "coder"
+  }
+  port = 8000
+  replicas = {
+    max = 24
+    min = 8
+  }
+  cooldown_seconds         = 817
+  polling_interval_seconds = 15
+  behavior = {
+    down = {
+      periodSeconds = 300
+      type          = "Pods"
+      value         = 1
+    }
+    down_window_seconds = 817
+    up = {
+      periodSeconds = 60
+      type          = "Pods"
+      value         = 4
+    }
+    up_window_seconds = 60
+  }
+  prometheus = {
+    address       = "https://monitoring.googleapis.com/v1/projects/acme-mig-prod/location/global/prometheus"
+    auth_provider = "gcp"
+    query         = "sum(vllm:num_requests_waiting{namespace=\"coder\"})"
+    threshold     = "4"
+  }
+
+  depends_on = [module.serve_coder_mig-central]
 }

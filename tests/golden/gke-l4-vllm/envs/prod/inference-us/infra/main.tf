@@ -25,7 +25,7 @@ module "cluster_inference-us" {
     max_nodes    = 3
     min_nodes    = 1
   }
-  webhook_ports = []
+  webhook_ports = [6443, 9443]
   dcgm_metrics  = true
   resource_labels = {
     gpuplat-env     = "prod"
@@ -57,7 +57,7 @@ module "pool_inference-us_l4-shared" {
   }
   autoscaling = {
     location_policy = "BALANCED"
-    max_nodes       = 2
+    max_nodes       = 8
     min_nodes       = 2
     per_zone        = false
   }

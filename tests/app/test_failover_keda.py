@@ -1,0 +1,124 @@
+"""A failover on the shape an on-call engineer tried: scale-to-zero (KEDA) on both clouds.
+
+chat serves on GKE (``inference-us``) with a standby on EKS (``inference-use1``); KEDA holds
+0..max replicas on both, so a role change alone changes no resource: only the serving roots'
+``placements`` outputs (role, serving) change. Real terraform plans and applies the rendered
+roots; EKS's serving state lives in moto's S3, GKE's on disk.
+
+What an emulator cannot show: the kubernetes and google providers are the schema stand-in in
+record mode (tools/schema-provider), so nothing runs and no pod becomes ready; KEDA never acts
+on the ScaledObject, and a Deployment's replica count is what terraform last wrote.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.app.test_failover_run import (
+    BUCKET,
+    EKS,
+    GKE,
+    environment,
+    gpuplat,
+    moto,
+    seed_infra_outputs,
+    stand_ins,
+    two_clouds,
+)
+from tests.support.moto import MotoServer
+from tests.support.standin import record_env
+
+pytestmark = [pytest.mark.terraform, pytest.mark.integration]
+__all__ = ["moto", "stand_ins"]
+
+
+def keda_project(folder: Path, endpoint: str) -> Path:
+    """The two-cloud project with chat on KEDA, 0..4 replicas, active on GKE."""
+    project = two_clouds(folder, endpoint, gke_backend={"type": "local"})
+    spec_file = project / "gpuplat.yaml"
+    spec = yaml.safe_load(spec_file.read_text(encoding="utf-8"))
+    chat = spec["workloads"][0]
+    chat.update({"clusters": [GKE, EKS], "scale_to_zero": True, "replicas": {"min": 0, "max": 4}})
+    spec_file.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    overlay = project / "envs" / "dev.yaml"
+    data = yaml.safe_load(overlay.read_text(encoding="utf-8")) or {}
+    for workload in data.get("workloads", []):
+        workload.pop("replicas", None)
+    overlay.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return project
+
+
+def placements(project: Path, moto: MotoServer) -> dict[str, object]:
+    """The ``placements`` outputs of both serving states, merged."""
+    key = f"acme-inference/dev/{EKS}/serving/terraform.tfstate"
+    eks = json.loads(moto.client("s3").get_object(Bucket=BUCKET, Key=key)["Body"].read())
+    local = project / ".gpuplat" / "state" / "dev" / GKE / "serving.tfstate"
+    gke = json.loads(local.read_text(encoding="utf-8"))
+    out: dict[str, object] = {}
+    for state in (eks, gke):
+        for name, value in state["outputs"]["placements"]["value"].items():
+            out[name] = {k: v for k, v in value.items() if k in ("role", "serving")}
+    return out
+
+
+@pytest.fixture
+def applied(moto: MotoServer, stand_ins: Path, tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """The project rendered, planned and applied as the spec says: chat active on GKE."""
+    project = keda_project(tmp_path / "p", moto.endpoint)
+    env = environment(tmp_path, stand_ins, **record_env(tmp_path / "applies.jsonl"))
+    assert gpuplat("render", env=env, cwd=project).returncode == 0
+    for cluster in (EKS, GKE):
+        seed_infra_outputs(project, cluster, env, tmp_path)
+    planned = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
+    assert planned.returncode == 10, planned.stdout + planned.stderr
+    done = gpuplat("apply", "dev", env=env, cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return project, env
+
+
+def test_output_only_changes_are_changes_planned_and_applied(
+    applied: tuple[Path, dict[str, str]], moto: MotoServer
+) -> None:
+    project, env = applied
+    assert placements(project, moto) == {
+        f"chat@{GKE}": {"role": "active", "serving": True},
+        f"chat@{EKS}": {"role": "cold", "serving": False},
+    }
+    moved = gpuplat("failover", "chat", "--to", EKS, "-e", "dev", "--yes", env=env, cwd=project)
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    # Both serving roots change only their outputs: planned as changes, applied, and said so.
+    assert "outputs to change: placements" in moved.stdout, moved.stdout
+    assert placements(project, moto) == {
+        f"chat@{GKE}": {"role": "cold", "serving": False},
+        f"chat@{EKS}": {"role": "active", "serving": True},
+    }
+    again = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_a_plan_of_output_changes_exits_10_and_apply_applies_it(
+    applied: tuple[Path, dict[str, str]], moto: MotoServer
+) -> None:
+    project, env = applied
+    overlay = project / "envs" / "dev.yaml"
+    data = yaml.safe_load(overlay.read_text(encoding="utf-8")) or {}
+    data.setdefault("workloads", [{"name": "chat"}])[0]["placements"] = {
+        EKS: {"role": "active"},
+        GKE: {"role": "cold"},
+    }
+    overlay.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    planned = gpuplat("plan", "dev", "--stage", "serving", "--json", env=env, cwd=project)
+    assert planned.returncode == 10, planned.stdout + planned.stderr
+    stages = [s for c in json.loads(planned.stdout) for s in c["stages"]]
+    assert {s["cluster"]: s["outputs"] for s in stages} == {
+        EKS: ["placements"],
+        GKE: ["placements"],
+    }
+    done = gpuplat("apply", "dev", env=env, cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "nothing to apply" not in done.stderr + done.stdout
+    assert placements(project, moto)[f"chat@{EKS}"] == {"role": "active", "serving": True}
