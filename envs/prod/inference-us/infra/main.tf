@@ -3,7 +3,7 @@
 
 # GKE cluster inference-us
 module "cluster_inference-us" {
-  source = "../../../../modules/gke-cluster/1.4.0"
+  source = "../../../../modules/gke-cluster/1.5.0"
 
   project             = "acme-inference-prod"
   name                = "inference-us"
@@ -31,6 +31,14 @@ module "cluster_inference-us" {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-inference"
     managed-by      = "gpuplat"
+  }
+  maintenance = {
+    exclusions = []
+    window = {
+      end_time   = "2026-01-03T08:00:00Z"
+      recurrence = "FREQ=WEEKLY;BYDAY=SA,SU"
+      start_time = "2026-01-03T02:00:00Z"
+    }
   }
 }
 

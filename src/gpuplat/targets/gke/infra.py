@@ -83,6 +83,9 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
         "dcgm_metrics": node.gke_dcgm(env.spec, target.device_plugin(env.spec)),
         "resource_labels": resource_labels(env, cluster),
     }
+    maintenance = cluster.gcp.maintenance
+    if maintenance is not None:
+        args["maintenance"] = maintenance.model_dump(exclude_none=True)
     return {
         "cloud": "gke",
         "name": cluster.name,

@@ -3,7 +3,7 @@
 
 # GKE cluster mig-central
 module "cluster_mig-central" {
-  source = "../../../../modules/gke-cluster/1.4.0"
+  source = "../../../../modules/gke-cluster/1.5.0"
 
   project             = "acme-mig-dev"
   name                = "mig-central"

@@ -3,7 +3,7 @@
 
 # GKE cluster inference-us
 module "cluster_inference-us" {
-  source = "../../../../modules/gke-cluster/1.4.0"
+  source = "../../../../modules/gke-cluster/1.5.0"
 
   project             = "acme-inference-dev"
   name                = "inference-us"

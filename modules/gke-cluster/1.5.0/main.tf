@@ -1,4 +1,4 @@
-# gpuplat module gke-cluster 1.4.0: generated, do not edit.
+# gpuplat module gke-cluster 1.5.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -147,6 +147,32 @@ resource "google_container_cluster" "this" {
     }
     horizontal_pod_autoscaling {
       disabled = false
+    }
+  }
+
+  # When GKE may upgrade and repair on its own: a node upgrade drains the GPU nodes.
+  dynamic "maintenance_policy" {
+    for_each = var.maintenance == null ? [] : [var.maintenance]
+    content {
+      dynamic "recurring_window" {
+        for_each = maintenance_policy.value.window == null ? [] : [maintenance_policy.value.window]
+        content {
+          start_time = recurring_window.value.start_time
+          end_time   = recurring_window.value.end_time
+          recurrence = recurring_window.value.recurrence
+        }
+      }
+      dynamic "maintenance_exclusion" {
+        for_each = maintenance_policy.value.exclusions
+        content {
+          exclusion_name = maintenance_exclusion.value.name
+          start_time     = maintenance_exclusion.value.start_time
+          end_time       = maintenance_exclusion.value.end_time
+          exclusion_options {
+            scope = maintenance_exclusion.value.scope
+          }
+        }
+      }
     }
   }
 
