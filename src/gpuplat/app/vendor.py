@@ -283,6 +283,19 @@ def check(dest: Path, into: str | None = None) -> tuple[str, int]:
         found = drift(dest, vendor_dir, lock)
     if not found.clean:
         raise _drifted(dest, found)
+    from gpuplat.vendoring.constructs import stale_constructs
+
+    with user_files(f"read the vendored copy in {vendor_dir}"):
+        stale = stale_constructs(dest, vendor_dir, lock)
+    if stale:
+        versions = ", ".join(f"{n} {m.version}" for n, m in sorted(lock.modules.items()))
+        raise StaleError(
+            f"the CDKTF constructs do not call the vendored versions ({versions})",
+            hint="write them again: "
+            + "; ".join(lock.generated[p].command for p in stale)
+            + " (`gpuplat vendor upgrade` does it)",
+            details=tuple(stale),
+        )
     count = sum(len(m.files) for m in lock.modules.values()) + len(lock.generated)
     return rel(lock_path, dest), count
 
