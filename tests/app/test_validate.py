@@ -15,12 +15,33 @@ def init(tmp_path: Path) -> Path:
 
 def test_valid_project(tmp_path: Path) -> None:
     result = run("validate", cwd=init(tmp_path))
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "valid: dev, prod\n")
+    assert (result.exit_code, result.stdout) == (0, "")
+    # dev's spot pool: GKE's 15 s preemption notice against the rendered grace period.
+    assert result.stderr == (
+        'Note: workload "chat" on spot pool inference-us/l4-shared: GKE gives non-system pods '
+        "about 15 s on a Spot preemption, best effort (GKE Spot VMs). The rendered grace of "
+        "135s (preStop 15s + drain_time 120s) holds on upgrades, repairs and scale-down, not "
+        "on a preemption: there the preStop (readiness off, endpoints removed) takes 15s of "
+        "the 15s and in-flight requests get 0s (in dev)\n"
+        "valid: dev, prod\n"
+        # What the queue trigger asks for: 874 s = node start 600 + pull 240 + copy 17 + load 17.
+        "  dev: chat on inference-us: 0..4 replicas on vllm:num_requests_waiting: ceil(sum over "
+        "the pods / 4) — 8 waiting ask for 2, 16 waiting ask for 4; a replica on a new node takes "
+        "about 874s (node start + pull + load)\n"
+        "  prod: chat on inference-us: 2..16 replicas on vllm:num_requests_waiting: ceil(sum over "
+        "the pods / 4) — 16 waiting ask for 4, 64 waiting ask for 16; a replica on a new node "
+        "takes about 874s (node start + pull + load)\n"
+    )
 
 
 def test_one_environment(tmp_path: Path) -> None:
     result = run("validate", "-e", "prod", cwd=init(tmp_path))
-    assert result.stderr == "valid: prod\n"
+    assert result.stderr == (
+        "valid: prod\n"
+        "  prod: chat on inference-us: 2..16 replicas on vllm:num_requests_waiting: ceil(sum over "
+        "the pods / 4) — 16 waiting ask for 4, 64 waiting ask for 16; a replica on a new node "
+        "takes about 874s (node start + pull + load)\n"
+    )
 
 
 def test_json_output_valid(tmp_path: Path) -> None:
@@ -33,6 +54,21 @@ def test_json_output_valid(tmp_path: Path) -> None:
         "errors": 0,
         "warnings": 0,
         "diagnostics": [],
+        "notes": [
+            'workload "chat" on spot pool inference-us/l4-shared: GKE gives non-system pods '
+            "about 15 s on a Spot preemption, best effort (GKE Spot VMs). The rendered grace of "
+            "135s (preStop 15s + drain_time 120s) holds on upgrades, repairs and scale-down, "
+            "not on a preemption: there the preStop (readiness off, endpoints removed) takes "
+            "15s of the 15s and in-flight requests get 0s (in dev)"
+        ],
+        "scaling": [
+            "dev: chat on inference-us: 0..4 replicas on vllm:num_requests_waiting: ceil(sum over "
+            "the pods / 4) — 8 waiting ask for 2, 16 waiting ask for 4; a replica on a new node "
+            "takes about 874s (node start + pull + load)",
+            "prod: chat on inference-us: 2..16 replicas on vllm:num_requests_waiting: ceil(sum "
+            "over the pods / 4) — 16 waiting ask for 4, 64 waiting ask for 16; a replica on a new "
+            "node takes about 874s (node start + pull + load)",
+        ],
     }
 
 
@@ -88,7 +124,8 @@ def test_warnings_fail_only_under_strict(tmp_path: Path) -> None:
     relaxed = run("validate", cwd=project)
     assert relaxed.exit_code == 0
     assert relaxed.stderr.startswith('Warning: image "vllm/vllm-openai" is not pinned\n')
-    assert relaxed.stderr.endswith("1 warning\nvalid: dev, prod (1 warning)\n")
+    assert "\n1 warning\n" in relaxed.stderr  # then dev's note on its spot pool
+    assert "\nvalid: dev, prod (1 warning)\n  dev: chat" in relaxed.stderr
     strict = run("validate", "--strict", cwd=project)
     assert strict.exit_code == 4
     assert strict.stderr.endswith("1 warning (errors under --strict)\n")

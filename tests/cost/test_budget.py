@@ -26,7 +26,7 @@ def test_over_budget_warns_at_the_budget_and_the_pool(tmp_path: Path) -> None:
         "Warning: the GPU pools of prod can cost $4,985.20/month at their ceiling, "
         "$985.20 over its budget of $4,000.00",
         "  gpuplat.yaml:77:24  environments[1].budget.gpu_monthly_usd  (in prod)",
-        "  envs/prod.yaml:15:22  clusters[0].node_pools[0].autoscaling.max_nodes  "
+        "  envs/prod.yaml:21:22  clusters[0].node_pools[0].autoscaling.max_nodes  "
         "(inference-us/l4-shared: 8 x g2-standard-8 (on-demand) = $4,985.20/month at the "
         "ceiling)",
         "Hint: lower max_nodes of the pools named here, move them to spot, or raise the budget",
@@ -36,7 +36,7 @@ def test_over_budget_warns_at_the_budget_and_the_pool(tmp_path: Path) -> None:
     data = json.loads(run("validate", "--json", cwd=root).stdout)
     related = data["diagnostics"][0]["related"]
     assert [(r["file"], r["line"], r["path"]) for r in related] == [
-        ("envs/prod.yaml", 15, "clusters[0].node_pools[0].autoscaling.max_nodes")
+        ("envs/prod.yaml", 21, "clusters[0].node_pools[0].autoscaling.max_nodes")
     ]
 
 

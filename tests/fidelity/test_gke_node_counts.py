@@ -29,17 +29,28 @@ SYSTEM = "module.cluster_inference-us.google_container_node_pool.system"
 
 
 def test_pools_are_created_at_their_minimum(tmp_path: Path) -> None:
-    # prod: min_nodes = max_nodes = 2 over two zones; dev: 0..2 (and the system pool 1..3).
+    # prod: 2..8 nodes over two zones, and a variant fixed at 2; dev: 0..2 (system pool 1..3).
     folder = project(tmp_path / "p")
+    overlay = folder / "envs" / "prod.yaml"
     assert cli_run("render", cwd=folder).exit_code == 0, "render failed"
     prod = _plan(folder / "envs" / "prod" / "inference-us" / "infra")
-    fixed = prod[POOL]
+    pool = prod[POOL]
+    # The minimum of 2 over two zones: GKE creates 1 in each zone.
+    assert pool["initial_node_count"] == 1
+    (auto,) = pool["autoscaling"]
+    assert (auto["total_min_node_count"], auto["total_max_node_count"]) == (2, 8)
+    # The system pool's minimum of 1 over two zones: GKE creates 1 in each zone.
+    assert prod[SYSTEM]["initial_node_count"] == 1
+
+    text = overlay.read_text(encoding="utf-8")
+    assert "max_nodes: 8 " in text
+    overlay.write_text(text.replace("max_nodes: 8 ", "max_nodes: 2 "), encoding="utf-8")
+    assert cli_run("render", cwd=folder).exit_code == 0, "render failed"
+    fixed = _plan(folder / "envs" / "prod" / "inference-us" / "infra")[POOL]
     # A fixed pool (min = max), as cluster-toolkit's static_node_count: one node in each zone.
     assert fixed["node_count"] == 1
     assert fixed["autoscaling"] == []
     assert fixed.get("initial_node_count") is None
-    # The system pool's minimum of 1 over two zones: GKE creates 1 in each zone.
-    assert prod[SYSTEM]["initial_node_count"] == 1
 
     dev = _plan(folder / "envs" / "dev" / "inference-us" / "infra")
     pool = dev[POOL]
@@ -68,7 +79,7 @@ def test_a_minimum_gke_cannot_create_is_refused(tmp_path: Path) -> None:
     overlay = folder / "envs" / "prod.yaml"
     text = overlay.read_text(encoding="utf-8")
     text = text.replace(
-        "min_nodes: 2\n          max_nodes: 2\n", "min_nodes: 1\n          max_nodes: 1\n"
+        "min_nodes: 2\n          max_nodes: 8 ", "min_nodes: 1\n          max_nodes: 1 "
     )
     overlay.write_text(text, encoding="utf-8")
     spec = folder / "gpuplat.yaml"

@@ -84,9 +84,8 @@ AKS_LADDER_PATCH = (
 def scaled_prod(root: Path) -> Path:
     """Size prod of the gke-l4-vllm example for 2..16 replicas on 1..8 nodes.
 
-    The shipped prod runs a fixed 2 replicas on two nodes, one in each zone (GKE gets no HPA on a server metric
-    yet); cost arithmetic is clearer with a ceiling above the floor. Replicas stay at min on
-    the cluster; the ceiling is what the pool may cost.
+    The shipped prod already does (KEDA on the server's queue); older overlays are widened so
+    cost arithmetic has a ceiling above the floor. The ceiling is what the pool may cost.
     """
     overlay = root / "envs" / "prod.yaml"
     text = overlay.read_text(encoding="utf-8")

@@ -23,7 +23,8 @@ def test_webhook_ports_follow_what_the_platform_stage_installs(tmp_path: Path) -
     )
     folder = project(tmp_path, patch)
     envs = load_project(folder, ["dev", "prod"]).envs
-    for name, ports in (("dev", (6443, 9443)), ("prod", (9443,))):
+    # prod scales on the server's queue through KEDA too: its metrics API (6443) as well.
+    for name, ports in (("dev", (6443, 9443)), ("prod", (6443, 9443))):
         spec = envs[name].spec
         cluster = spec.clusters[0]
         installed = set(plan_addons(spec, cluster).charts())
@@ -75,3 +76,28 @@ def test_fuse_cache_is_bounded_by_the_weights(tmp_path: Path) -> None:
     assert not [o for o in options if o == "file-cache:max-size-mb:-1"]
     assert plan.pod_annotations["gke-gcsfuse/ephemeral-storage-request"] == "34Gi"
     assert plan.pod_annotations["gke-gcsfuse/ephemeral-storage-limit"] == "34Gi"
+
+
+def test_dcgm_exporter_off_turns_gke_dcgm_off(tmp_path: Path) -> None:
+    """``addons.metrics.dcgm_exporter: false`` reaches GKE's monitoring_config (it was
+    hard-coded on). Terraform's evaluation of the module's concat is not run here: the offline
+    plan tests run the module with dcgm_metrics true."""
+    patch = (("    dcgm_exporter: true\n", "    dcgm_exporter: false\n"),)
+    folder = project(tmp_path / "off", patch)
+    rendered = render(load_project(folder, ["dev"]).envs.values())
+    infra = rendered.files["envs/dev/inference-us/infra/main.tf"]
+    assert "  dcgm_metrics  = false\n" in infra
+    on = render(load_project(project(tmp_path / "on"), ["dev"]).envs.values())
+    assert "  dcgm_metrics  = true\n" in on.files["envs/dev/inference-us/infra/main.tf"]
+    main = on.module_texts("modules/gke-cluster/1.5.0")["modules/gke-cluster/1.5.0/main.tf"]
+    assert 'concat(["SYSTEM_COMPONENTS"], var.dcgm_metrics ? ["DCGM"] : [])' in main
+
+
+def test_scale_up_anyway_is_documented_as_any_rung() -> None:
+    """GKE's ScaleUpAnyway on Standard without node-pool auto-creation scales any pool with the
+    class's label and taint (ComputeClass docs), not a default machine: the reference says so."""
+    from gpuplat.spec.model.cluster import Autoscaling
+
+    text = Autoscaling.model_fields["when_unavailable"].description or ""
+    assert "any rung of the ladder, in no order" in text
+    assert "default machine," not in text

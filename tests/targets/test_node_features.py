@@ -42,9 +42,10 @@ def test_gke_features_of_every_node() -> None:
     assert 'datapath_provider = "ADVANCED_DATAPATH"' in cluster
     assert 'workload_metadata_config { mode = "GKE_METADATA" }' in pool
     assert 'logging_config { enable_components = ["SYSTEM_COMPONENTS", "WORKLOADS"] }' in cluster
+    # DCGM follows dcgm_metrics (addons.metrics.dcgm_exporter, when GKE exports the metrics).
     assert (
-        'enable_components = ["SYSTEM_COMPONENTS", "DCGM"] managed_prometheus { enabled = true }'
-        in cluster
+        'enable_components = concat(["SYSTEM_COMPONENTS"], var.dcgm_metrics ? ["DCGM"] : []) '
+        "managed_prometheus { enabled = true }" in cluster
     )
     assert "gce_persistent_disk_csi_driver_config { enabled = true }" in cluster
     assert "gcs_fuse_csi_driver_config { enabled = var.gcs_fuse_csi_driver }" in cluster

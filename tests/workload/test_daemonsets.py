@@ -47,11 +47,11 @@ def test_gke_with_its_own_plugin_and_driver(tmp_path: Path) -> None:
 
 
 def test_gke_with_the_gpu_operator_drops_gkes_plugin(tmp_path: Path) -> None:
-    # The pools get gke-no-default-nvidia-gpu-device-plugin; GKE still installs the driver.
+    # The pools get gke-no-default-nvidia-gpu-device-plugin; GKE still installs the driver, and
+    # its managed DCGM is off: the operator exports the GPU metrics.
     spec = dev(project(tmp_path, OPERATOR_PATCH))
     assert names(spec, "l4-shared") == GKE_EVERY_NODE | {
         "nvidia-driver-installer",
-        "nvidia-dcgm, dcgm-exporter",
         "gpu-operator node operands",
         "gpu-operator-node-feature-discovery-worker",
     }

@@ -20,6 +20,8 @@ class ValidateResult:
     diagnostics: tuple[Diagnostic, ...]
     strict: bool
     notes: tuple[str, ...] = ()
+    """What the spec cannot promise, said once (e.g. the notice of a spot preemption)."""
+    scaling: tuple[str, ...] = ()
     """What the spec means at run time: per autoscaled workload, the replicas a queue depth
     asks for and how long scaling out takes."""
 
@@ -66,6 +68,7 @@ class ValidateResult:
             "warnings": self.warnings,
             "diagnostics": [d.to_json() for d in self.diagnostics],
             "notes": list(self.notes),
+            "scaling": list(self.scaling),
         }
 
 
@@ -82,9 +85,15 @@ def validate_project(root: Path, envs: Sequence[str], *, strict: bool) -> Valida
 
         checked = tuple(envs) or declared_environments(root)
         return ValidateResult(checked, tuple(exc.diagnostics), strict)
-    notes = tuple(_scaling_notes(project.envs[name]) for name in project.envs)
-    flat = tuple(n for env_notes in notes for n in env_notes)
-    return ValidateResult(tuple(project.envs), tuple(project.warnings), strict, flat)
+    scaling = tuple(n for name in project.envs for n in _scaling_notes(project.envs[name]))
+    from gpuplat.workload.interruption import notes
+
+    found: dict[str, list[str]] = {}
+    for name, env in project.envs.items():
+        for note in notes(env.spec):
+            found.setdefault(note, []).append(name)
+    said = tuple(f"{note} (in {', '.join(names)})" for note, names in found.items())
+    return ValidateResult(tuple(project.envs), tuple(project.warnings), strict, said, scaling)
 
 
 def _scaling_notes(env: EnvSpec) -> tuple[str, ...]:

@@ -73,9 +73,11 @@ def validate(ctx: click.Context, envs: tuple[str, ...], as_json: bool, strict: b
     else:
         if result.diagnostics:
             app.console.diagnostics(result.diagnostics, strict=strict)
+        for note in result.notes:
+            app.console.say(f"Note: {note}")
         if result.ok:
             app.console.say(result.summary())
-            for note in result.notes:
+            for note in result.scaling:
                 app.console.say(f"  {note}")
     return int(result.exit_code)
 

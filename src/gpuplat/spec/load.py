@@ -40,9 +40,7 @@ class EnvSpec:
 
     @property
     def protected(self) -> bool:
-        if self.env.protected is not None:
-            return self.env.protected
-        return self.env.name.startswith("prod")
+        return self.env.is_protected()
 
 
 @dataclass
@@ -260,6 +258,10 @@ def _load_env(
 
     if spec is not None:
         diags.extend(run_checks(spec, Locator(tree, ranks), today))
+    if spec is not None and not repaired:
+        from gpuplat.spec.checks.resilience import check as check_resilience
+
+        diags.extend(check_resilience(spec, name, Locator(tree, ranks)))
     if spec is not None and not repaired and not any(d.is_error for d in diags):
         # Prices are only meaningful for a spec without errors.
         from gpuplat.cost.budget import check as check_budget

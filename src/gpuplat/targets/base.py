@@ -24,6 +24,7 @@ from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.scaling import ScalingHooks
 from gpuplat.targets.support import CalendarHooks
 
 if TYPE_CHECKING:
@@ -106,9 +107,10 @@ SYSTEM_GROUP = "<system>"
 """How :attr:`LadderPlatform.priorities` names a cluster's system node group."""
 
 
-class Target(CalendarHooks):
+class Target(CalendarHooks, ScalingHooks):
     """One cloud. Subclasses set the class attributes and override the hooks they need (the
-    support calendar's in :class:`~gpuplat.targets.support.CalendarHooks`)."""
+    support calendar's in :class:`~gpuplat.targets.support.CalendarHooks`, autoscaling's in
+    :class:`~gpuplat.targets.scaling.ScalingHooks`)."""
 
     cloud: ClassVar[catalog.Cloud]
     title: ClassVar[str]
@@ -173,6 +175,10 @@ class Target(CalendarHooks):
 
     def zone_hint(self, region: str) -> str:
         raise NotImplementedError
+
+    interruption_notices: ClassVar[Mapping[str, tuple[int, str]]] = {}
+    """Capacity kind -> (seconds of notice the cloud gives before it takes a node back, where
+    that is documented). What a pod's terminationGracePeriodSeconds can really hold there."""
 
     def default_zone_count(self, cluster: Cluster) -> int:
         """Zones a pool spreads over when neither it nor its cluster lists any."""
@@ -391,15 +397,4 @@ class Target(CalendarHooks):
 
     def credentials_hint(self, text: str) -> str | None:
         """gpuplat's hint when Terraform's output says this cloud's credentials are missing."""
-        return None
-
-    metrics_reader_module: ClassVar[str | None] = None
-
-    def metrics_reader(self, cluster: Cluster) -> dict[str, object] | None:
-        """Arguments of ``metrics_reader_module``: KEDA's query grant (None: none needed)."""
-        return None
-
-    def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:
-        """Where KEDA queries the cluster's managed Prometheus and the KEDA pod-identity
-        provider that signs the query, or None (the spec gives prometheus_address)."""
         return None

@@ -10,10 +10,57 @@ from pydantic import Field
 from gpuplat.spec.model.base import SpecModel
 
 
+class GkeWindow(SpecModel):
+    """GKE's recurring maintenance window (maintenance_policy.recurring_window)."""
+
+    start_time: str = Field(
+        pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$",
+        description="First opening, RFC 3339 in UTC, e.g. 2026-01-03T02:00:00Z.",
+    )
+    end_time: str = Field(
+        pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$",
+        description="When that first opening closes (its length is every window's).",
+    )
+    recurrence: str = Field(
+        pattern=r"^FREQ=(DAILY|WEEKLY)(;[A-Z]+=[A-Z0-9,]+)*$",
+        description="RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=SA,SU.",
+    )
+
+
+class GkeExclusion(SpecModel):
+    """A span in which GKE starts no automatic upgrade of the given scope."""
+
+    name: str = Field(description="Exclusion name, e.g. launch-freeze.")
+    start_time: str = Field(
+        pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$", description="RFC 3339 in UTC."
+    )
+    end_time: str = Field(
+        pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$", description="RFC 3339 in UTC."
+    )
+    scope: Literal["NO_UPGRADES", "NO_MINOR_UPGRADES", "NO_MINOR_OR_NODE_UPGRADES"] = Field(
+        "NO_MINOR_OR_NODE_UPGRADES",
+        description="What is held back: every upgrade (at most 30 days), minor versions, or "
+        "minor versions and node upgrades (the GPU nodes' drains).",
+    )
+
+
+class GkeMaintenance(SpecModel):
+    """When GKE may upgrade and repair automatically (a node upgrade drains GPU nodes)."""
+
+    window: GkeWindow | None = Field(None, description="Recurring maintenance window.")
+    exclusions: list[GkeExclusion] = Field(
+        default_factory=list, max_length=20, description="Maintenance exclusions (at most 20)."
+    )
+
+
 class GcpAccount(SpecModel):
     """Google Cloud identifiers."""
 
     project: str = Field(description="GCP project id that owns the cluster.")
+    maintenance: GkeMaintenance | None = Field(
+        None,
+        description="GKE maintenance window and exclusions. Default: GKE's (any time).",
+    )
 
 
 class AwsAccount(SpecModel):

@@ -76,7 +76,10 @@ class Autoscaling(SpecModel):
     when_unavailable: Literal["wait", "scale-up-anyway"] = Field(
         "wait",
         description="GKE ladders: when no rung has capacity, wait (pods stay pending) or "
-        "scale-up-anyway (GKE's default machine, without the ladder's GPUs).",
+        "scale-up-anyway (ScaleUpAnyway). On Standard clusters without node-pool "
+        "auto-creation, as gpuplat renders them, ScaleUpAnyway lets the autoscaler scale any "
+        "pool that carries the class's label and taint: any rung of the ladder, in no order, "
+        "not a default machine.",
     )
     per_zone: bool = Field(
         False,

@@ -74,6 +74,10 @@ class Environment(SpecModel):
         None, description="Monthly GPU budget, checked against the ceiling by validate."
     )
 
+    def is_protected(self) -> bool:
+        """Prod-like: ``protected`` when given, else a name starting with prod."""
+        return self.protected if self.protected is not None else self.name.startswith("prod")
+
 
 class Spec(SpecModel):
     """A GPU platform: the top level of gpuplat.yaml."""

@@ -171,7 +171,9 @@ class Workload(SpecModel):
     drain_time: Duration = Field(
         120,
         description="How long a stopping replica may finish in-flight requests (long "
-        "generations) before it is killed.",
+        "generations) before it is killed. Holds on drains (upgrades, repairs, scale-down); a "
+        "spot preemption gives only the cloud's notice (GKE ~15 s, EKS 2 min, AKS 30 s), which "
+        "validate notes.",
     )
     resources: Resources = Field(default_factory=Resources)
     clusters: list[str] = Field(

@@ -47,6 +47,12 @@ _NO_CREDENTIALS = (
 
 
 class AKS(Target):
+    interruption_notices: ClassVar[Mapping[str, tuple[int, str]]] = {
+        "spot": (
+            30,
+            "Azure's Scheduled Events give at least 30 s notice before evicting a Spot VM (Azure Spot VMs; Scheduled Events Preempt)",
+        )
+    }
     cloud = "aks"
     title = "AKS"
     account = "azure"

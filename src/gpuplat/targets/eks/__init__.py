@@ -41,6 +41,12 @@ _NO_CREDENTIALS = (
 
 
 class EKS(Target):
+    interruption_notices: ClassVar[Mapping[str, tuple[int, str]]] = {
+        "spot": (
+            120,
+            "EC2 sends a Spot interruption notice 2 minutes before it stops the instance (EC2 Spot instance interruption notices)",
+        )
+    }
     cloud = "eks"
     title = "EKS"
     account = "aws"

@@ -50,6 +50,12 @@ GMP_QUERY = "https://monitoring.googleapis.com/v1"
 
 
 class GKE(Target):
+    interruption_notices: ClassVar[Mapping[str, tuple[int, str]]] = {
+        "spot": (
+            15,
+            "GKE gives non-system pods about 15 s on a Spot preemption, best effort (GKE Spot VMs)",
+        )
+    }
     cloud = "gke"
     title = "GKE"
     account = "gcp"
@@ -173,7 +179,8 @@ class GKE(Target):
         return labels
 
     def node_features(self, spec: Spec, cluster: Cluster, pool: NodePool) -> frozenset[str]:
-        return node.node_features(self.device_plugin(spec) == "managed", pool)
+        plugin = self.device_plugin(spec)
+        return node.node_features(plugin == "managed", node.gke_dcgm(spec, plugin), pool)
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         return infra.part(self, env, cluster)

@@ -16,7 +16,7 @@ from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import InfraPart, Target
-from gpuplat.targets.gke import calendar
+from gpuplat.targets.gke import calendar, node
 from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 from gpuplat.webhooks import webhook_ports
@@ -79,8 +79,13 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
             "max_nodes": cluster.system_pool.max_nodes,
         },
         "webhook_ports": list(webhook_ports(env.spec, cluster)),
+        # GKE's own DCGM collection only where gpuplat's metrics choice says GKE exports them.
+        "dcgm_metrics": node.gke_dcgm(env.spec, target.device_plugin(env.spec)),
         "resource_labels": resource_labels(env, cluster),
     }
+    maintenance = cluster.gcp.maintenance
+    if maintenance is not None:
+        args["maintenance"] = maintenance.model_dump(exclude_none=True)
     return {
         "cloud": "gke",
         "name": cluster.name,

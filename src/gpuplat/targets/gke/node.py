@@ -15,7 +15,7 @@ allocatable resources, https://cloud.google.com/kubernetes-engine/docs/concepts/
 from __future__ import annotations
 
 from gpuplat.catalog import Shape
-from gpuplat.spec.model import NodePool
+from gpuplat.spec.model import NodePool, Spec
 from gpuplat.targets.node_reserve import Reserve, tiers
 
 _MEMORY_TIERS = ((4 * 1024, 0.25), (4 * 1024, 0.20), (8 * 1024, 0.10), (112 * 1024, 0.06))
@@ -52,14 +52,22 @@ def ephemeral_reserve_gb(disk_gb: int) -> float:
     return 0.10 * disk_gb + min(0.50 * disk_gb, 6 + 0.35 * disk_gb, 100)
 
 
-def node_features(own_plugin: bool, pool: NodePool) -> frozenset[str]:
+def gke_dcgm(spec: Spec, plugin: str) -> bool:
+    """GKE exports DCGM metrics itself (``monitoring_config`` DCGM) unless metrics are off
+    (``addons.metrics.dcgm_exporter``) or the GPU Operator exports them."""
+    return spec.addons.metrics.dcgm_exporter and plugin not in ("gpu-operator", "dra")
+
+
+def node_features(own_plugin: bool, dcgm: bool, pool: NodePool) -> frozenset[str]:
     """What a GKE pool's nodes have on: the modules' features, GKE's device plugin where no other
     plugin hands out the GPUs (``own_plugin``), and GKE's driver installer and managed DCGM
-    metrics where GKE installs the driver (the cluster's ``monitoring_config`` turns DCGM on;
-    GKE runs it with its own driver)."""
+    metrics where GKE installs the driver and ``dcgm`` (the cluster's ``monitoring_config``
+    turns DCGM on then; GKE runs it with its own driver)."""
     features = set(MODULE_FEATURES)
     if own_plugin:
         features.add("gke_device_plugin")
     if pool.driver.install == "managed":
-        features.update(("gke_driver_installer", "gke_managed_dcgm"))
+        features.add("gke_driver_installer")
+        if dcgm:
+            features.add("gke_managed_dcgm")
     return frozenset(features)

@@ -3,7 +3,7 @@
 
 # GKE cluster mig-central
 module "cluster_mig-central" {
-  source = "../../../../modules/gke-cluster/1.3.0"
+  source = "../../../../modules/gke-cluster/1.5.0"
 
   project             = "acme-mig-dev"
   name                = "mig-central"
@@ -26,6 +26,7 @@ module "cluster_mig-central" {
     min_nodes    = 1
   }
   webhook_ports = []
+  dcgm_metrics  = true
   resource_labels = {
     gpuplat-env     = "dev"
     gpuplat-project = "acme-mig"

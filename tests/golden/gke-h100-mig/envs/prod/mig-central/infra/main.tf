@@ -3,7 +3,7 @@
 
 # GKE cluster mig-central
 module "cluster_mig-central" {
-  source = "../../../../modules/gke-cluster/1.3.0"
+  source = "../../../../modules/gke-cluster/1.5.0"
 
   project             = "acme-mig-prod"
   name                = "mig-central"
@@ -26,6 +26,7 @@ module "cluster_mig-central" {
     min_nodes    = 1
   }
   webhook_ports = [6443, 9443]
+  dcgm_metrics  = true
   resource_labels = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-mig"
@@ -88,8 +89,8 @@ module "pool_mig-central_h100-mig-spot" {
   service_account = module.cluster_mig-central.node_service_account
   name            = "h100-mig-spot"
   machine_type    = "a3-highgpu-8g"
-  node_locations  = null
-  zone_count      = 1
+  node_locations  = ["us-central1-a", "us-central1-c"]
+  zone_count      = 2
   accelerator = {
     count          = 8
     driver_version = "LATEST"

@@ -3,7 +3,7 @@
 
 # GKE cluster inference-us
 module "cluster_inference-us" {
-  source = "../../../../modules/gke-cluster/1.3.0"
+  source = "../../../../modules/gke-cluster/1.5.0"
 
   project             = "acme-inference-dev"
   name                = "inference-us"
@@ -26,6 +26,7 @@ module "cluster_inference-us" {
     min_nodes    = 1
   }
   webhook_ports = [6443, 9443]
+  dcgm_metrics  = true
   resource_labels = {
     gpuplat-env     = "dev"
     gpuplat-project = "acme-inference"

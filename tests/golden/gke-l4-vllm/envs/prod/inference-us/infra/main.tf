@@ -3,7 +3,7 @@
 
 # GKE cluster inference-us
 module "cluster_inference-us" {
-  source = "../../../../modules/gke-cluster/1.3.0"
+  source = "../../../../modules/gke-cluster/1.5.0"
 
   project             = "acme-inference-prod"
   name                = "inference-us"
@@ -26,10 +26,19 @@ module "cluster_inference-us" {
     min_nodes    = 1
   }
   webhook_ports = [6443, 9443]
+  dcgm_metrics  = true
   resource_labels = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-inference"
     managed-by      = "gpuplat"
+  }
+  maintenance = {
+    exclusions = []
+    window = {
+      end_time   = "2026-01-03T08:00:00Z"
+      recurrence = "FREQ=WEEKLY;BYDAY=SA,SU"
+      start_time = "2026-01-03T02:00:00Z"
+    }
   }
 }
 

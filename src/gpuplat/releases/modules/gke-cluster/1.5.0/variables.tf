@@ -1,4 +1,4 @@
-# gpuplat module gke-cluster 1.3.0: generated, do not edit.
+# gpuplat module gke-cluster 1.5.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "project" {
@@ -109,6 +109,37 @@ variable "webhook_ports" {
     condition     = alltrue([for p in var.webhook_ports : p >= 1 && p <= 65535 && p != 443 && p != 10250])
     error_message = "webhook_ports must be TCP ports other than 443 and 10250 (which GKE opens itself)."
   }
+}
+
+variable "maintenance" {
+  description = "GKE maintenance window (RFC 3339 start and end of its first opening, RFC 5545 recurrence) and exclusions. Null: GKE's default (any time)."
+  type = object({
+    window = optional(object({
+      start_time = string
+      end_time   = string
+      recurrence = string
+    }))
+    exclusions = optional(list(object({
+      name       = string
+      start_time = string
+      end_time   = string
+      scope      = optional(string, "NO_MINOR_OR_NODE_UPGRADES")
+    })), [])
+  })
+  default = null
+
+  validation {
+    condition = var.maintenance == null ? true : alltrue([
+      for e in var.maintenance.exclusions : contains(["NO_UPGRADES", "NO_MINOR_UPGRADES", "NO_MINOR_OR_NODE_UPGRADES"], e.scope)
+    ])
+    error_message = "maintenance exclusions need scope NO_UPGRADES, NO_MINOR_UPGRADES or NO_MINOR_OR_NODE_UPGRADES."
+  }
+}
+
+variable "dcgm_metrics" {
+  description = "GKE collects DCGM GPU metrics into Managed Service for Prometheus (monitoring_config DCGM); false when no DCGM metrics are wanted or another exporter (the GPU Operator's) runs."
+  type        = bool
+  default     = true
 }
 
 variable "image_streaming" {

@@ -1,4 +1,4 @@
-# gpuplat module gke-cluster 1.3.0: generated, do not edit.
+# gpuplat module gke-cluster 1.4.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -160,7 +160,8 @@ resource "google_container_cluster" "this" {
   }
 
   monitoring_config {
-    enable_components = ["SYSTEM_COMPONENTS", "DCGM"]
+    # DCGM: GKE's own exporter of GPU metrics (for pools whose driver GKE installs).
+    enable_components = concat(["SYSTEM_COMPONENTS"], var.dcgm_metrics ? ["DCGM"] : [])
     managed_prometheus {
       enabled = true
     }

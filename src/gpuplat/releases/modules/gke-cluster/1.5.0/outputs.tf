@@ -1,4 +1,4 @@
-# gpuplat module gke-cluster 1.3.0: generated, do not edit.
+# gpuplat module gke-cluster 1.5.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 output "name" {

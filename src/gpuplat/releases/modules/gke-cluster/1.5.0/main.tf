@@ -1,4 +1,4 @@
-# gpuplat module gke-cluster 1.3.0: generated, do not edit.
+# gpuplat module gke-cluster 1.5.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -150,6 +150,32 @@ resource "google_container_cluster" "this" {
     }
   }
 
+  # When GKE may upgrade and repair on its own: a node upgrade drains the GPU nodes.
+  dynamic "maintenance_policy" {
+    for_each = var.maintenance == null ? [] : [var.maintenance]
+    content {
+      dynamic "recurring_window" {
+        for_each = maintenance_policy.value.window == null ? [] : [maintenance_policy.value.window]
+        content {
+          start_time = recurring_window.value.start_time
+          end_time   = recurring_window.value.end_time
+          recurrence = recurring_window.value.recurrence
+        }
+      }
+      dynamic "maintenance_exclusion" {
+        for_each = maintenance_policy.value.exclusions
+        content {
+          exclusion_name = maintenance_exclusion.value.name
+          start_time     = maintenance_exclusion.value.start_time
+          end_time       = maintenance_exclusion.value.end_time
+          exclusion_options {
+            scope = maintenance_exclusion.value.scope
+          }
+        }
+      }
+    }
+  }
+
   cluster_autoscaling {
     # Scale idle nodes down sooner: an idle GPU node is the most expensive thing in the project.
     autoscaling_profile = "OPTIMIZE_UTILIZATION"
@@ -160,7 +186,8 @@ resource "google_container_cluster" "this" {
   }
 
   monitoring_config {
-    enable_components = ["SYSTEM_COMPONENTS", "DCGM"]
+    # DCGM: GKE's own exporter of GPU metrics (for pools whose driver GKE installs).
+    enable_components = concat(["SYSTEM_COMPONENTS"], var.dcgm_metrics ? ["DCGM"] : [])
     managed_prometheus {
       enabled = true
     }
