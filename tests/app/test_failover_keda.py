@@ -13,6 +13,7 @@ on the ScaledObject, and a Deployment's replica count is what terraform last wro
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ from tests.app.test_failover_run import (
     two_clouds,
 )
 from tests.support.moto import MotoServer
-from tests.support.standin import record_env
+from tests.support.standin import record_env, recorded_applies
 
 pytestmark = [pytest.mark.terraform, pytest.mark.integration]
 __all__ = ["moto", "stand_ins"]
@@ -122,3 +123,54 @@ def test_a_plan_of_output_changes_exits_10_and_apply_applies_it(
     assert done.returncode == 0, done.stdout + done.stderr
     assert "nothing to apply" not in done.stderr + done.stdout
     assert placements(project, moto)[f"chat@{EKS}"] == {"role": "active", "serving": True}
+
+
+def scaled_by_keda(project: Path, replicas: int) -> None:
+    """What KEDA did on GKE under load: its Deployment runs ``replicas`` (terraform leaves the
+    count to the autoscaler, and its refresh reads it back from the cluster)."""
+    path = project / ".gpuplat" / "state" / "dev" / GKE / "serving.tfstate"
+    state = json.loads(path.read_text(encoding="utf-8"))
+    for resource in state["resources"]:
+        if resource["type"] == "kubernetes_deployment_v1":
+            for instance in resource["instances"]:
+                instance["attributes"]["spec"][0]["replicas"] = str(replicas)
+    path.write_text(json.dumps(state), encoding="utf-8")
+
+
+def min_replica_count(state: object) -> int | None:
+    """The ScaledObject's minReplicaCount in a recorded kubernetes_manifest state, or None."""
+    text = json.dumps(state)
+    found = re.search(r'"minReplicaCount": "?(\d+)', text)
+    return int(found.group(1)) if '"ScaledObject"' in text and found else None
+
+
+def test_a_scale_to_zero_target_serves_the_source_count_before_the_source_goes_down(
+    applied: tuple[Path, dict[str, str]], moto: MotoServer, tmp_path: Path
+) -> None:
+    project, env = applied
+    scaled_by_keda(project, 3)
+    log = tmp_path / "applies.jsonl"
+    log.unlink()
+    moved = gpuplat("failover", "chat", "--to", EKS, "-e", "dev", "--yes", env=env, cwd=project)
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    assert f"{EKS} starts at 3 replica(s)" in moved.stdout, moved.stdout
+    assert f"phase 3 applied: {EKS} handed back to its autoscaler" in moved.stdout
+    eks_root = str(project / "envs" / "dev" / EKS / "serving")
+    steps = []
+    for a in recorded_applies(log):
+        side = "eks" if a["cwd"] == eks_root else "gke"
+        if a["type"] == "kubernetes_deployment_v1":
+            replicas = int(a["state"]["spec"][0]["replicas"])  # type: ignore[index]
+            steps.append((side, "deployment", a["action"], replicas))
+        elif (count := min_replica_count(a["state"])) is not None:
+            steps.append((side, "keda-min", a["action"], count))
+    # EKS's Deployment starts at GKE's 3 (terraform waits for its rollout) with KEDA held at
+    # 3; GKE changes only after that; then KEDA gets EKS's count back (minimum 0 again).
+    eks_up = steps.index(("eks", "deployment", "create", 3))
+    held = steps.index(("eks", "keda-min", "update", 3))
+    back = steps.index(("eks", "keda-min", "update", 0))
+    gke = [i for i, s in enumerate(steps) if s[0] == "gke"]
+    assert max(eks_up, held) < min(gke or [back]) and back > max(gke or [held]), steps
+    assert placements(project, moto)[f"chat@{EKS}"] == {"role": "active", "serving": True}
+    again = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
+    assert again.returncode == 0, again.stdout + again.stderr

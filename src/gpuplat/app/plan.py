@@ -54,10 +54,12 @@ def plan_envs(
     check: bool = False,
     parallel: int = 4,
     replace: Mapping[str, Sequence[str]] | None = None,
+    variables: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[ClusterPlan]:
     """Plan each cluster of each environment (several at once, at most ``parallel``).
 
-    ``replace`` (cluster -> resource addresses of the selected stage) plans those replaced.
+    ``replace`` (cluster -> resource addresses of the selected stage) plans those replaced;
+    ``variables`` (cluster -> root variable -> HCL value) sets root variables of its plans.
 
     Clusters have their own roots and state: one cluster's failure (e.g. missing credentials
     of its cloud) never stops the others.
@@ -95,6 +97,7 @@ def plan_envs(
                 table,
                 regions,
                 tuple((replace or {}).get(cluster, ())),
+                dict((variables or {}).get(cluster, {})),
             )
             for env, cluster, digest, table, regions in units
         ]
@@ -112,6 +115,7 @@ def _plan_cluster(
     table: dict[str, Element],
     regions: dict[str, str],
     replace: tuple[str, ...],
+    variables: dict[str, str],
 ) -> ClusterPlan:
     out = ClusterPlan(env, cluster)
     try:
@@ -129,7 +133,9 @@ def _plan_cluster(
                         StageSummary(env, stage.stage, "waits", waits_for=waiting, cluster=cluster)
                     )
                     continue
-                summary = _plan_stage(stage, binary, progress, digest, table, regions, replace)
+                summary = _plan_stage(
+                    stage, binary, progress, digest, table, regions, replace, variables
+                )
                 out.stages.append(summary)
                 if summary.has_changes and only is None:
                     # A later stage reads this one's state: its plan is only meaningful once
@@ -148,6 +154,7 @@ def _plan_stage(
     table: dict[str, Element],
     regions: dict[str, str],
     replace: tuple[str, ...] = (),
+    variables: Mapping[str, str] | None = None,
 ) -> StageSummary:
     tracker = progress.stage(stage.label, "init")
     tf = stage.terraform(binary)
@@ -155,7 +162,9 @@ def _plan_stage(
         tf.init(on_event=tracker.on_event)
         tracker.note("planning")
         stage.plan_file.parent.mkdir(parents=True, exist_ok=True)
-        result = tf.plan(stage.plan_file, replace=replace, on_event=tracker.on_event)
+        result = tf.plan(
+            stage.plan_file, replace=replace, variables=variables, on_event=tracker.on_event
+        )
         if not result.has_changes:
             stage.plan_file.unlink(missing_ok=True)
             summary = StageSummary(stage.env, stage.stage, "no-changes", cluster=stage.cluster)

@@ -21,7 +21,7 @@ from gpuplat.render.templates import environment
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster
 from gpuplat.targets import TARGETS, target
-from gpuplat.workload.serving import serving_plans
+from gpuplat.workload.serving import ServingPlan, serving_plans
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "helm": ("hashicorp/helm", ">= 3.0, < 4"),
@@ -136,6 +136,8 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
             if reader is None
             else {"module": module_label("weights", args["name"], cluster.name), "args": reader}
         )
+    for plan, server in zip(plans, servers, strict=True):
+        _floored(plan, server)
     modules = {"model-server"} if servers else set()
     if any(s["reader"] for s in servers) and cloud.weights_reader_module is not None:
         modules.add(cloud.weights_reader_module)
@@ -154,10 +156,35 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         placements[key] = {"role": plan.role, "serving": plan.primary, "endpoint": endpoint}
     context: dict[str, object] = {
         "servers": servers,
+        "floors": any(p.hpa is not None or p.zero is not None for p in plans),
         "endpoints": endpoints,
         "placements": placements,
     }
     return context, modules, {"kubernetes"}
+
+
+def _floored(plan: ServingPlan, server: dict[str, object]) -> None:
+    """Replica floors a failover raises for the length of its move (``var.failover_floor``,
+    keyed by the model server's module label): the Deployment a failover replaces starts at
+    the source's serving count and the autoscaler cannot take it below that until the
+    failover hands the count back by applying the root without the floor."""
+    if plan.hpa is None and plan.zero is None:
+        return
+    key = ident(str(server["module"]))
+    floor = f'lookup(var.failover_floor, "{key}", 0)'
+    args = server["args"]
+    assert isinstance(args, dict)
+    high = plan.replicas_max
+    args["replicas"] = {
+        "min": raw(f"min({high}, max({plan.replicas_min}, {floor}))"),
+        "max": high,
+    }
+    hpa = args.get("hpa")
+    if isinstance(hpa, dict):
+        hpa["min_replicas"] = raw(f"min({high}, max({hpa['min_replicas']}, {floor}))")
+    zero = server["zero"]
+    if isinstance(zero, dict):
+        zero["min_replicas"] = raw(f"min({zero['max_replicas']}, {floor})")
 
 
 _STAGES = {"infra": _infra, "platform": _platform, "serving": _serving}

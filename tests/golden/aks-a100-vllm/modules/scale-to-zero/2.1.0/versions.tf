@@ -1,4 +1,4 @@
-# gpuplat module scale-to-zero 2.0.0: generated, do not edit.
+# gpuplat module scale-to-zero 2.1.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 terraform {

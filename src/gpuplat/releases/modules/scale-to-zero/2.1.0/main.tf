@@ -1,4 +1,4 @@
-# gpuplat module scale-to-zero 2.0.0: generated, do not edit.
+# gpuplat module scale-to-zero 2.1.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -64,7 +64,7 @@ resource "kubernetes_manifest" "scaled_object" {
     metadata   = { name = "${var.name}-scaler", namespace = var.namespace, labels = var.labels }
     spec = {
       scaleTargetRef  = { name = var.name }
-      minReplicaCount = 0
+      minReplicaCount = var.min_replicas
       maxReplicaCount = var.max_replicas
       cooldownPeriod  = var.cooldown_seconds
       pollingInterval = var.polling_interval_seconds

@@ -1,4 +1,4 @@
-# gpuplat module scale-to-zero 2.0.0: generated, do not edit.
+# gpuplat module scale-to-zero 2.1.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 # Every value here is computed by the caller (gpuplat's serving plan computes each once and
@@ -31,6 +31,17 @@ variable "max_replicas" {
   validation {
     condition     = var.max_replicas >= 1
     error_message = "max_replicas must be at least 1."
+  }
+}
+
+variable "min_replicas" {
+  description = "Fewest replicas KEDA keeps (minReplicaCount): 0 to scale to zero; a failover raises it to the source's serving count until the target is ready."
+  type        = number
+  default     = 0
+
+  validation {
+    condition     = var.min_replicas >= 0
+    error_message = "min_replicas cannot be negative."
   }
 }
 
