@@ -94,6 +94,9 @@ def test_scale_to_zero_manifests(tmp_path: Path) -> None:
         "httpscaledobject.keda.sh/skip-scaledobject-creation": "true"
     }
     main = list(yaml.safe_load_all((out / "dev/inference-us/serving/chat.yaml").read_text()))
+    # KEDA owns the count: a replicas field would be set back on every GitOps sync.
+    deployment = next(d for d in main if d["kind"] == "Deployment")
+    assert "replicas" not in deployment["spec"]
     front = [d for d in main if d["kind"] == "Service" and d["spec"]["type"] == "ExternalName"]
     assert front and front[0]["metadata"]["name"] == "chat-front"
 

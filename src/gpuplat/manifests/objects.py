@@ -98,7 +98,7 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             "kind": "Deployment",
             "metadata": _meta(plan.name, ns, labels),
             "spec": {
-                "replicas": plan.replicas_initial,
+                **_replicas(plan),
                 "progressDeadlineSeconds": plan.progress_deadline_seconds,
                 "revisionHistoryLimit": plan.rollout.revision_history_limit,
                 "selector": {"matchLabels": dict(plan.selector)},
@@ -296,3 +296,12 @@ def build_manifests(env: EnvSpec) -> dict[str, str]:
         if ladders:
             files[f"{env.name}/{cluster.name}/platform/compute-classes.yaml"] = dump(ladders)
     return dict(sorted(files.items()))
+
+
+def _replicas(plan: ServingPlan) -> dict[str, int]:
+    """The Deployment's count, unless an HPA or a ScaledObject owns it: a GitOps controller
+    would set it back on every sync (Flux) or show the app OutOfSync (Argo CD) as soon as the
+    autoscaler moved it. The Terraform path leaves it to the autoscaler the same way."""
+    if plan.hpa is not None or plan.zero is not None:
+        return {}
+    return {"replicas": plan.replicas_initial}
