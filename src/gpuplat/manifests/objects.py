@@ -268,8 +268,10 @@ def addon_objects(plan: AddonsPlan) -> list[Obj]:
         data[s.name] = yaml.safe_dump(config, sort_keys=True)
     namespace = "gpu-operator" if plan.device_plugin == "gpu-operator" else "nvidia-device-plugin"
     labels = {"app.kubernetes.io/managed-by": "gpuplat"}
+    # No Namespace object: the platform stage's Helm release of the device plugin (or the GPU
+    # operator) creates and owns it; declared here too, pruning this folder would delete the
+    # namespace and the device plugin with it.
     return [
-        {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(namespace, None, labels)},
         {
             "apiVersion": "v1",
             "kind": "ConfigMap",
