@@ -152,7 +152,7 @@ class StageSummary:
                 f"  {self.stage}: waits for {self.waits_for} (planned once {self.waits_for} is applied)"
             ]
         if not self.has_changes:
-            return [f"  {self.stage}: no changes"]
+            return [f"  {self.stage}: no changes", *(f"    ! {w}" for w in self.warnings)]
         counts = ", ".join(
             f"{self.counts.get(v, 0)} to {v}" for v in ("create", "update", "replace", "destroy")
         )

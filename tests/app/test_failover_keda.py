@@ -53,6 +53,13 @@ def keda_project(folder: Path, endpoint: str) -> Path:
     return project
 
 
+def fresh_bucket(moto: MotoServer) -> None:
+    """The state bucket empty: each test starts from no EKS state (moto lives per module)."""
+    s3 = moto.client("s3")
+    for item in s3.list_objects_v2(Bucket=BUCKET).get("Contents", []):
+        s3.delete_object(Bucket=BUCKET, Key=item["Key"])
+
+
 def placements(project: Path, moto: MotoServer) -> dict[str, object]:
     """The ``placements`` outputs of both serving states, merged."""
     key = f"acme-inference/dev/{EKS}/serving/terraform.tfstate"
@@ -69,6 +76,7 @@ def placements(project: Path, moto: MotoServer) -> dict[str, object]:
 @pytest.fixture
 def applied(moto: MotoServer, stand_ins: Path, tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """The project rendered, planned and applied as the spec says: chat active on GKE."""
+    fresh_bucket(moto)
     project = keda_project(tmp_path / "p", moto.endpoint)
     env = environment(tmp_path, stand_ins, **record_env(tmp_path / "applies.jsonl"))
     assert gpuplat("render", env=env, cwd=project).returncode == 0
@@ -174,3 +182,37 @@ def test_a_scale_to_zero_target_serves_the_source_count_before_the_source_goes_d
     assert placements(project, moto)[f"chat@{EKS}"] == {"role": "active", "serving": True}
     again = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_plan_flags_a_running_count_its_role_disagrees_with(
+    moto: MotoServer, stand_ins: Path, tmp_path: Path
+) -> None:
+    """Fixed counts (no autoscaler): chat runs 1 replica on GKE. The roles are swapped in the
+    overlay by hand, as a ``--target-only`` failover leaves them for a source never applied:
+    terraform leaves GKE's running Deployment alone (its count is ``ignore_changes``), so only
+    the refreshed state shows the disagreement, and ``plan`` says it."""
+    fresh_bucket(moto)
+    project = two_clouds(tmp_path / "p", moto.endpoint, gke_backend={"type": "local"})
+    env = environment(tmp_path, stand_ins, **record_env())
+    assert gpuplat("render", env=env, cwd=project).returncode == 0
+    for cluster in (EKS, GKE):
+        seed_infra_outputs(project, cluster, env, tmp_path)
+    assert gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project).returncode == 10
+    assert gpuplat("apply", "dev", env=env, cwd=project).returncode == 0
+    overlay = project / "envs" / "dev.yaml"
+    data = yaml.safe_load(overlay.read_text(encoding="utf-8"))
+    data["workloads"][0]["placements"] = {EKS: {"role": "active"}, GKE: {"role": "cold"}}
+    overlay.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    planned = gpuplat("plan", "dev", "--stage", "serving", "--json", env=env, cwd=project)
+    assert planned.returncode == 10, planned.stdout + planned.stderr
+    stages = {s["cluster"]: s for c in json.loads(planned.stdout) for s in c["stages"]}
+    assert stages[GKE]["running_replicas"] == {
+        "module.serve_chat_inference-us.kubernetes_deployment_v1.this[0]": 1
+    }
+    assert [w.split(", and")[0] for w in stages[GKE]["warnings"]] == [
+        f"chat@{GKE} runs 1 replica(s) but its role cold holds 0..0"
+    ]
+    # And EKS, active now, runs none of the replicas its role holds.
+    assert [w.split(", and")[0] for w in stages[EKS]["warnings"]] == [
+        f"chat@{EKS} runs 0 replica(s) but its role active holds 1..4"
+    ]

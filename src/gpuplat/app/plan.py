@@ -12,10 +12,11 @@ from gpuplat.addresses import Element, elements
 from gpuplat.app import saved
 from gpuplat.app.located import located
 from gpuplat.app.render import render_project
+from gpuplat.app.rolecount import RoleCount, role_counts, role_warnings
 from gpuplat.app.scope import selected_clusters
 from gpuplat.errors import GpuplatError, StaleError
 from gpuplat.progress import Progress
-from gpuplat.summary import StageSummary, summarize
+from gpuplat.summary import StageSummary, running_replicas, summarize
 from gpuplat.terraform import TerraformBinary, TerraformError
 from gpuplat.workspace import StageRoot, stages
 
@@ -98,6 +99,7 @@ def plan_envs(
                 regions,
                 tuple((replace or {}).get(cluster, ())),
                 dict((variables or {}).get(cluster, {})),
+                role_counts(project.envs[env], cluster),
             )
             for env, cluster, digest, table, regions in units
         ]
@@ -116,6 +118,7 @@ def _plan_cluster(
     regions: dict[str, str],
     replace: tuple[str, ...],
     variables: dict[str, str],
+    roles: dict[str, RoleCount],
 ) -> ClusterPlan:
     out = ClusterPlan(env, cluster)
     try:
@@ -134,7 +137,15 @@ def _plan_cluster(
                     )
                     continue
                 summary = _plan_stage(
-                    stage, binary, progress, digest, table, regions, replace, variables
+                    stage,
+                    binary,
+                    progress,
+                    digest,
+                    table,
+                    regions,
+                    replace,
+                    variables,
+                    roles if stage.stage == "serving" else None,
                 )
                 out.stages.append(summary)
                 if summary.has_changes and only is None:
@@ -155,6 +166,7 @@ def _plan_stage(
     regions: dict[str, str],
     replace: tuple[str, ...] = (),
     variables: Mapping[str, str] | None = None,
+    roles: Mapping[str, RoleCount] | None = None,
 ) -> StageSummary:
     tracker = progress.stage(stage.label, "init")
     tf = stage.terraform(binary)
@@ -166,11 +178,18 @@ def _plan_stage(
             stage.plan_file, replace=replace, variables=variables, on_event=tracker.on_event
         )
         if not result.has_changes:
+            running = (
+                running_replicas(tf.show_plan(stage.plan_file))
+                if roles and stage.plan_file.exists()
+                else {}
+            )
             stage.plan_file.unlink(missing_ok=True)
             summary = StageSummary(stage.env, stage.stage, "no-changes", cluster=stage.cluster)
+            summary.running = running
         else:
             plan = tf.show_plan(stage.plan_file)
             summary = summarize(stage.env, stage.stage, plan, table, regions, cluster=stage.cluster)
+        summary.warnings += role_warnings(summary.running, roles or {})
     except TerraformError as exc:
         tracker.done("failed")
         raise located(exc, stage) from None
