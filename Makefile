@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install demo test check lint typecheck docs golden security bench provider-schemas vendored-schemas conformance modules-release modules-lock fidelity wheel-test upstream-check clean
+.PHONY: install tools demo test check lint typecheck docs golden security bench provider-schemas vendored-schemas conformance modules-release modules-lock fidelity wheel-test upstream-check clean
 
 install: $(STAMP)
 
@@ -18,8 +18,19 @@ $(STAMP): pyproject.toml
 demo: install
 	$(PY) scripts/demo.py
 
-test: install
+test: install tools
 	$(BIN)/pytest -n auto
+
+# The test suite runs the real Graphviz `dot` (the SVG of `gpuplat graph`): install it where the
+# machine lets us (root with apt-get), else stop with the command that installs it, never skip.
+tools:
+	@command -v dot >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && echo "installing graphviz (dot) for the tests" \
+	  && { apt-get install -y -qq graphviz >/dev/null 2>&1 \
+	       || { apt-get update -qq >/dev/null && apt-get install -y -qq graphviz >/dev/null; }; }; } \
+	  || true
+	@command -v dot >/dev/null 2>&1 || { echo "make test needs Graphviz' dot on PATH:" \
+	  "sudo apt-get install graphviz (Debian/Ubuntu), brew install graphviz (macOS)" >&2; exit 1; }
 
 lint: install
 	$(BIN)/ruff check src tests bench scripts tools

@@ -167,9 +167,10 @@ def _undescribed(schema: Any) -> Any:
     """The schema without ``description`` texts (``description_kind`` stays: terraform's own
     rendering of a schema always has it, so a served copy reads back equal)."""
     if isinstance(schema, dict):
-        # A text, not an attribute that happens to be called `description` (a schema object).
+        # A text, not an attribute that happens to be called `description` (a schema object);
+        # a `type` is left whole: its object fields are names, `"description": "string"` too.
         return {
-            k: _undescribed(v)
+            k: v if k == "type" and not isinstance(v, dict) else _undescribed(v)
             for k, v in schema.items()
             if not (k == "description" and isinstance(v, str))
         }

@@ -1,5 +1,5 @@
 """Allow ``python -m gpuplat``."""
 
-from gpuplat.cli import main
+from gpuplat.launch import main
 
 main()

@@ -12,9 +12,12 @@ from typing import Literal
 
 from gpuplat import catalog
 from gpuplat.catalog import ChartPin
-from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.targets import ResolvedPlugin, target
+from gpuplat.webhooks import autoscaled
 from gpuplat.webhooks import scale_to_zero as zero_workloads
+from gpuplat.workload.budget import startup_budget
+from gpuplat.workload.weights import weights_for
 
 Dcgm = Literal["managed", "chart", "operator", "off"]
 
@@ -134,9 +137,9 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         operator_driver=operator and any(p.driver.install == "none" for p in cluster.node_pools),
         gke_host_paths=operator and cloud.operator_host_paths,
         dcgm=dcgm_mode(spec, cluster),
-        keda=bool(scale_to_zero),
+        keda=bool(autoscaled(spec, cluster)),
         http_add_on=bool(scale_to_zero),
-        wait_timeout_seconds=max((w.load_time_budget for w in scale_to_zero), default=0),
+        wait_timeout_seconds=max((cold_start_wait(w, cluster) for w in scale_to_zero), default=0),
         kueue=spec.addons.gang_scheduling.kueue,
         leader_worker_set=spec.addons.gang_scheduling.leader_worker_set,
         cluster_autoscaler=cloud.cluster_autoscaler,
@@ -147,6 +150,19 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         efa_device_plugin=any(p.efa for p in cluster.node_pools),
         kubernetes_minor=cloud.kubernetes_minor(cluster),
     )
+
+
+def cold_start_wait(workload: Workload, cluster: Cluster) -> int:
+    """How long the HTTP interceptor holds a request at zero replicas: the Deployment's progress
+    deadline (a GPU node's start, the pull, the copy and what the startup probe allows)."""
+    budget = startup_budget(
+        workload.model.size_gb,
+        workload.model.load_bandwidth_mbps,
+        workload.image_pull_time,
+        workload.load_time_budget,
+        copied=weights_for(workload, cluster).mode == "copy",
+    )
+    return budget.progress_deadline_seconds
 
 
 def dcgm_mode(spec: Spec, cluster: Cluster) -> Dcgm:

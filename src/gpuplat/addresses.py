@@ -9,6 +9,7 @@ from typing import Literal
 from gpuplat.render.naming import module_label
 from gpuplat.spec.diagnostics import KeyPath
 from gpuplat.spec.model import Cluster, Spec
+from gpuplat.spec.units import GpuUnit, workload_unit
 from gpuplat.targets import TARGETS
 
 Kind = Literal["cluster", "pool", "platform", "workload", "other"]
@@ -37,6 +38,8 @@ class Element:
     path: KeyPath
     cluster: str = ""
     """The cluster whose roots render the element."""
+    unit: GpuUnit | None = None
+    """A workload's: the unit its GPU count is in on the cluster (a MIG slice, a share)."""
 
     def label(self) -> str:
         return f"{self.kind} {self.name}"
@@ -61,7 +64,8 @@ def elements(spec: Spec, cluster: str | None = None) -> dict[str, Element]:
         for name in workload.clusters:
             if cluster is not None and name != cluster:
                 continue
-            element = Element("workload", f"{workload.name}@{name}", ("workloads", k), name)
+            unit = workload_unit(spec, workload, name)
+            element = Element("workload", f"{workload.name}@{name}", ("workloads", k), name, unit)
             out[module_label("serve", workload.name, name)] = element
             out[module_label("zero", workload.name, name)] = element
             # AKS: the workload's Azure identity for its weights, in the cluster's infra root.
@@ -81,9 +85,14 @@ def _cluster_elements(cluster: Cluster, i: int) -> dict[str, Element]:
         ),
     }
     for j, pool in enumerate(cluster.node_pools):
-        out[module_label("pool", cluster.name, pool.name)] = Element(
+        owner = Element(
             "pool", f"{cluster.name}/{pool.name}", ("clusters", i, "node_pools", j), cluster.name
         )
+        out[module_label("pool", cluster.name, pool.name)] = owner
+        # A capacity ladder renders one node pool per rung: each is the spec's pool, so a plan
+        # names it (and --allow-destroy takes) cluster/pool, not "other -".
+        for rung in TARGETS[cluster.cloud].ladder(cluster, pool).rungs:
+            out.setdefault(module_label("pool", cluster.name, rung.pool.name), owner)
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import errno
 import fcntl
 import json
 import os
@@ -16,12 +17,20 @@ from gpuplat.errors import LockedError, user_files
 LOCK_DIR = ".gpuplat/locks"
 
 
+_UNWRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
 @contextlib.contextmanager
-def hold(root: Path, name: str, what: str) -> Iterator[None]:
+def hold(root: Path, name: str, what: str, *, reading: bool = False) -> Iterator[None]:
     """Hold ``.gpuplat/locks/<name>.lock`` for the duration, or fail at once.
 
     The lock is an flock: the kernel releases it when the process dies, however it dies, so a
     killed run never leaves a lock behind.
+
+    Args:
+        reading: The run only reads (``render --check``, ``--dry-run``): on a checkout it cannot
+            write (a CI gate on a read-only mount) it goes on without the lock, as no run can
+            write there either.
 
     Raises:
         LockedError: Another process holds it; the error says who and since when.
@@ -29,9 +38,10 @@ def hold(root: Path, name: str, what: str) -> Iterator[None]:
     """
     folder = root / LOCK_DIR
     path = folder / f"{name}.lock"
-    with user_files(f"take the {name} lock"):
-        folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = _open(folder, path, name, reading)
+    if fd is None:
+        yield
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -52,6 +62,18 @@ def hold(root: Path, name: str, what: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+def _open(folder: Path, path: Path, name: str, reading: bool) -> int | None:
+    """The lock file's descriptor; None for a reading run where the file system refuses it."""
+    with user_files(f"take the {name} lock"):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if reading and exc.errno in _UNWRITABLE:
+                return None
+            raise
 
 
 def _holder(path: Path) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from gpuplat.addresses import PROTECTED_TYPES, Element, element_of, resource_type
 from gpuplat.cost.planned import CostDelta, cost_delta
+from gpuplat.spec.units import GpuUnit
 from gpuplat.targets import target_of_resource
 from gpuplat.targets.planvalues import first
 from gpuplat.terraform import Action, Plan, ResourceChange
@@ -63,11 +64,18 @@ class ServedGpus:
 
     before: int
     after: int
+    units: tuple[str, ...] = ()
+    """After the plan, per unit: ``24 x 3g.40gb on 12 H100-80GB`` (a MIG slice or a share of a
+    GPU is one nvidia.com/gpu unit, not one GPU)."""
 
     def text(self) -> str:
         delta = self.after - self.before
         sign = f" ({'+' if delta > 0 else ''}{delta})" if delta else ""
         return f"GPUs the model servers request: {self.before} -> {self.after}{sign}"
+
+    def units_text(self) -> str | None:
+        """What the count is in, e.g. ``in units: 24 x 3g.40gb on 12 H100-80GB``."""
+        return f"in units: {'; '.join(self.units)}" if self.units else None
 
 
 @dataclass
@@ -171,6 +179,9 @@ class StageSummary:
             out.append(f"    {self.gpus.text()}")
         if self.served is not None:
             out.append(f"    {self.served.text()}")
+            units = self.served.units_text()
+            if units is not None:
+                out.append(f"      {units}")
         if self.cost is not None:
             out.append(f"    {self.cost.text()}")
             out.extend(f"      ? {reason}" for reason in self.cost.unknown())
@@ -209,7 +220,7 @@ def summarize(
     summary = StageSummary(
         env, stage, "planned", dict(counts), elements, gpu_delta(plan), cluster=cluster
     )
-    summary.served = served_gpus(plan)
+    summary.served = served_gpus(plan, table)
     summary.cost = cost_delta(plan, table, regions)
     summary.warnings = pool_warnings(plan)
     summary.outputs = [o.name for o in plan.output_changes if o.is_change]
@@ -287,7 +298,7 @@ SERVER_RESOURCE = "kubernetes_deployment_v1"
 """The typed resource of a model server's Deployment (module model-server)."""
 
 
-def served_gpus(plan: Plan) -> ServedGpus | None:
+def served_gpus(plan: Plan, table: Mapping[str, Element] | None = None) -> ServedGpus | None:
     """GPUs the model servers' Deployments request before and after the plan, or None.
 
     A Deployment requests its replicas times the GPUs of one pod (every container's
@@ -297,6 +308,7 @@ def served_gpus(plan: Plan) -> ServedGpus | None:
     """
     totals = [0, 0]
     seen = False
+    units: dict[GpuUnit | None, int] = {}
     for change in plan.resource_changes:
         if change.type != SERVER_RESOURCE or change.mode != "managed":
             continue
@@ -304,8 +316,16 @@ def served_gpus(plan: Plan) -> ServedGpus | None:
         for slot, values in ((0, change.before), (1, change.after)):
             if slot == 1 and change.action is Action.DELETE:
                 continue
-            totals[slot] += _deployment_gpus(values)
-    return ServedGpus(totals[0], totals[1]) if seen else None
+            count = _deployment_gpus(values)
+            totals[slot] += count
+            if slot == 1 and count:
+                unit = element_of(change.address, dict(table or {})).unit
+                units[unit] = units.get(unit, 0) + count
+    named = tuple(
+        unit.count(n) if unit is not None else f"{n} x GPU unit (pools of several kinds)"
+        for unit, n in units.items()
+    )
+    return ServedGpus(totals[0], totals[1], named if table else ()) if seen else None
 
 
 def running_replicas(plan: Plan) -> dict[str, int]:

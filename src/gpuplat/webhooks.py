@@ -18,11 +18,22 @@ def scale_to_zero(spec: Spec, cluster: Cluster) -> list[Workload]:
     return [w for w in spec.workloads if w.scale_to_zero and cluster.name in w.clusters]
 
 
+def autoscaled(spec: Spec, cluster: Cluster) -> list[Workload]:
+    """The workloads on ``cluster`` that KEDA scales: to zero, or on a server metric."""
+    return [
+        w
+        for w in spec.workloads
+        if cluster.name in w.clusters and (w.scale_to_zero or w.autoscaling.metric is not None)
+    ]
+
+
 def webhook_charts(spec: Spec, cluster: Cluster) -> list[str]:
     """The charts installed on ``cluster`` that may have webhooks or aggregated APIs."""
     names: list[str] = []
+    if autoscaled(spec, cluster):
+        names.append("keda")
     if scale_to_zero(spec, cluster):
-        names += ["keda", "keda-http-add-on"]
+        names.append("keda-http-add-on")
     if spec.addons.gang_scheduling.kueue:
         names.append("kueue")
     if spec.addons.gang_scheduling.leader_worker_set:

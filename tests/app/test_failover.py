@@ -54,8 +54,13 @@ def test_failover_brings_the_target_up_before_the_source_goes_down(tmp_path: Pat
         "failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", cwd=folder
     ).stdout
     order = [line.split()[0] for line in text.splitlines()[1:]]
-    assert text.index("phase 1: inference-us") < text.index("kubectl rollout status")
-    assert text.index("kubectl rollout status") < text.index("phase 2: inference-use1")
+    ready = "the apply returns once the new pods are ready (terraform waits for the rollout)"
+    assert text.index("phase 1: inference-us") < text.index(ready)
+    assert text.index(ready) < text.index("phase 2: inference-use1")
+    # What the README says gpuplat does, not kubectl commands it does not run: the plan
+    # replaces a Deployment whose count no autoscaler changes.
+    assert "kubectl" not in text
+    assert "the plan replaces deployment/chat (namespace " in text
     assert order.count("phase") == 2
 
 

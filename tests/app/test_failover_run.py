@@ -288,3 +288,26 @@ def test_failover_brings_eks_up_before_gke_goes_down(
     }
     again = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_a_target_terraform_cannot_plan_exits_6_as_plan_does(
+    stand_ins: Path, tmp_path: Path
+) -> None:
+    """Terraform fails on the target (its Cloud Storage backend, no Google credentials here):
+    `failover` exits 6 as `plan` does for the same failure (the README's exit-code table)."""
+    project = failover_project(tmp_path / "p", clusters=[GKE, EKS])
+    spec_file = project / "gpuplat.yaml"
+    spec = yaml.safe_load(spec_file.read_text(encoding="utf-8"))
+    for cluster in spec["clusters"]:
+        if cluster["name"] == EKS:
+            cluster["backend"] = {"type": "gcs", "bucket": BUCKET}
+    spec_file.write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    env = environment(tmp_path, stand_ins)
+    assert gpuplat("render", env=env, cwd=project).returncode == 0
+    planned = gpuplat("plan", "dev", "--cluster", EKS, "--stage", "serving", env=env, cwd=project)
+    assert planned.returncode == 6, planned.stderr
+    overlay = (project / "envs" / "dev.yaml").read_bytes()
+    moved = gpuplat("failover", "chat", "--to", EKS, "-e", "dev", "--yes", env=env, cwd=project)
+    assert moved.returncode == 6, moved.stdout + moved.stderr
+    assert f"the target {EKS} could not be planned" in moved.stderr
+    assert (project / "envs" / "dev.yaml").read_bytes() == overlay

@@ -35,6 +35,8 @@ def two_clouds(folder: Path, source: str) -> Path:
             "replicas": {"min": 1, "max": 2},
             "clusters": ["inference-use1"],
             "pool": "l4x4",
+            # Fixed at its count: placement, not the queue's Prometheus, is what is tested.
+            "autoscaling": {"metric": None},
         }
     )
     workload["model"]["source"] = source

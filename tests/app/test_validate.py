@@ -29,6 +29,7 @@ def test_json_output_valid(tmp_path: Path) -> None:
     assert json.loads(result.stdout) == {
         "valid": True,
         "environments": ["dev", "prod"],
+        "valid_environments": ["dev", "prod"],
         "errors": 0,
         "warnings": 0,
         "diagnostics": [],
@@ -39,6 +40,7 @@ def test_json_output_invalid(tmp_path: Path) -> None:
     project = init(tmp_path)
     spec = project / "gpuplat.yaml"
     spec.write_text(spec.read_text().replace("max_clients: 2", "max_clients: 99"))
+    line = spec.read_text().splitlines().index("          max_clients: 99") + 1
     result = run("validate", "--json", cwd=project)
     assert result.exit_code == 4
     data = json.loads(result.stdout)
@@ -47,7 +49,7 @@ def test_json_output_invalid(tmp_path: Path) -> None:
         "severity": "error",
         "message": "max_clients must be between 2 and 48, got 99",
         "file": "gpuplat.yaml",
-        "line": 29,
+        "line": line,
         "column": 24,
         "path": "clusters[0].node_pools[0].sharing.max_clients",
         "hint": "1 means no sharing: use mode: none",
@@ -99,3 +101,19 @@ def test_no_spec(tmp_path: Path) -> None:
         f"Error: no gpuplat.yaml in {tmp_path}\n"
         "Hint: run `gpuplat init` to write one, or pass the project folder with -C DIR\n"
     )
+
+
+def test_json_on_failure_lists_the_environments_still_valid(tmp_path: Path) -> None:
+    """dev's overlay breaks dev only: a CI job can still tell prod is fine."""
+    project = init(tmp_path)
+    (project / "envs" / "dev.yaml").write_text(
+        "workloads:\n  - name: chat\n    replicas:\n      max: -4\n"
+    )
+    result = run("validate", "--json", cwd=project)
+    assert result.exit_code == 4
+    data = json.loads(result.stdout)
+    assert (data["environments"], data["valid_environments"]) == (["dev", "prod"], ["prod"])
+    base = project / "gpuplat.yaml"
+    base.write_text(base.read_text().replace("max_clients: 2", "max_clients: 99"))
+    data = json.loads(run("validate", "--json", cwd=project).stdout)
+    assert (data["environments"], data["valid_environments"]) == (["dev", "prod"], [])

@@ -17,13 +17,14 @@ import pytest
 
 from gpuplat.conformance import CheckReport, Violation, check, load_schemas
 from gpuplat.conformance.files import BUNDLED
+from gpuplat.releases.versions import latest
 from tests.support.cli import run
 from tests.support.specs import GKE_LADDER_PATCH, project
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PLATFORM = Path("envs/dev/inference-us/platform/main.tf")
 SERVING = Path("envs/dev/inference-us/serving/main.tf")
-ZERO = Path("modules/scale-to-zero/2.1.0/main.tf")
+ZERO = Path(f"modules/scale-to-zero/{latest('scale-to-zero').version}/main.tf")
 CLASSES = Path("k8s/dev/inference-us/platform/compute-classes.yaml")
 KEDA = Path("k8s/dev/inference-us/serving/chat.keda.yaml")
 
@@ -100,7 +101,7 @@ def test_a_nodepools_rule_with_machine_type_in_the_manifests(
 
 
 def test_a_field_the_scaled_object_schema_does_not_have(rendered: Path, tmp_path: Path) -> None:
-    old = "      minReplicaCount = var.min_replicas\n"
+    old = "      minReplicaCount = 0\n"
     root = mutated(rendered, tmp_path, ZERO, old, old + "      replicas        = 2\n")
     found = crd_violations(checked(root))
     line = line_of(root / ZERO, "replicas        = 2")
@@ -112,9 +113,7 @@ def test_a_field_the_scaled_object_schema_does_not_have(rendered: Path, tmp_path
 def test_a_min_replica_count_above_the_callers_max(rendered: Path, tmp_path: Path) -> None:
     """The module alone cannot tell (maxReplicaCount is its variable); with the serving root's
     max_replicas = 4 the CRD's CEL rule refuses it, reported at the call."""
-    root = mutated(
-        rendered, tmp_path, ZERO, "minReplicaCount = var.min_replicas\n", "minReplicaCount = 9\n"
-    )
+    root = mutated(rendered, tmp_path, ZERO, "minReplicaCount = 0\n", "minReplicaCount = 9\n")
     found = crd_violations(checked(root))
     call = line_of(root / SERVING, r'^module "zero_chat_inference-us"')
     assert [(v.file, v.line, v.code) for v in found] == [(root / SERVING, call, "crd-rule")]

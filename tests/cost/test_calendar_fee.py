@@ -95,3 +95,28 @@ def test_gke_extended_channel_fee_is_unknown_while_in_extended_support(tmp_path:
     assert extended.unknown is not None and "extended tier" in extended.unknown
     standard = estimate("dev", spec, date(2026, 8, 2)).clusters[0].fee
     assert standard.usd_per_hour == STANDARD
+
+
+@pytest.mark.parametrize(("tier", "expected"), [("Free", 0.0), ("Standard", 0.10), (None, 0.0)])
+def test_a_planned_aks_cluster_costs_its_tier(tier: str | None, expected: float) -> None:
+    """An AKS cluster's fee follows its sku_tier: Free costs nothing (no SLA), Standard (the
+    uptime SLA) 0.10 USD an hour (pricing.yaml). No Azure emulator exists: the plan is written
+    by hand in the `terraform show -json` format."""
+    values: dict[str, object] = {"name": "inference-eus"}
+    if tier is not None:
+        values["sku_tier"] = tier
+    plan = plan_text(
+        [
+            change(
+                "module.cluster_inference-eus.azurerm_kubernetes_cluster.this",
+                "azurerm_kubernetes_cluster",
+                ["create"],
+                None,
+                values,
+            )
+        ]
+    )
+    delta = cost_delta(parse_plan(plan), {}, {}, date(2026, 12, 2))
+    assert delta is not None
+    assert delta.floor_after.usd_per_hour == pytest.approx(expected)
+    assert not delta.floor_after.partial

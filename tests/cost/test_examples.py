@@ -21,10 +21,19 @@ from tests.support.specs import project
 H = 730
 # USD per node-hour, from src/gpuplat/catalog/data/{gke,ec2,pricing}.yaml.
 G2_STANDARD_8 = {"on-demand": 0.85363, "spot": 0.34057}  # us-central1
-A3_HIGHGPU_8G = {"on-demand": 43.06614, "spot": 20.19947}  # us-central1; on-demand unverified
+GCE_SPOT_MOST = 0.4
+"""GCE spot is always 60-91 % off on-demand: ceilings are priced at 40 % of it (pricing.yaml)."""
+
+
+def gce_spot_ceiling(on_demand: float) -> float:
+    return round(on_demand * GCE_SPOT_MOST, 5)
+
+
+A3_HIGHGPU_8G = {"on-demand": 88.49, "spot": 20.19947}  # us-central1; Cloud Billing Catalog SKUs
 G6_XLARGE = {"on-demand": 0.8048, "spot": None}  # us-east-1; no spot price recorded
 E2_STANDARD_4 = 0.13402  # GKE system pool
 M6I_LARGE = 0.096  # EKS system pool
+D4S_V5 = 0.192  # AKS system pool, eastus
 NC24ADS_A100_V4 = {"on-demand": 3.673, "spot": 0.444433}  # eastus
 FEE = {"gke": 0.10, "eks": 0.10}
 
@@ -47,6 +56,9 @@ def test_the_prices_used_here_are_the_catalogs() -> None:
     assert eks_system is not None and eks_system.price_on_demand is not None
     assert gke_system.price_on_demand.usd_per_hour == E2_STANDARD_4
     assert eks_system.price_on_demand.usd_per_hour == M6I_LARGE
+    aks_system = catalog.system_shape("aks")
+    assert aks_system is not None and aks_system.price_on_demand is not None
+    assert aks_system.price_on_demand.usd_per_hour == D4S_V5
     for cloud, fee in FEE.items():
         found = catalog.cluster_fee(cloud)  # type: ignore[arg-type]
         assert found is not None and found.usd_per_hour == fee
@@ -75,47 +87,56 @@ def test_gke_l4_vllm(tmp_path: Path) -> None:
     # dev: l4-shared spot 0..2 nodes of 1 L4; system 1..3 x e2-standard-4; one GKE fee.
     assert figures(envs["dev"], "floor") == (0, 0.0, month(FEE["gke"] + E2_STANDARD_4))
     assert month(FEE["gke"] + E2_STANDARD_4) == 170.83
-    ceiling = 2 * G2_STANDARD_8["spot"]
+    # The spot ceiling is its published bound, 40 % of on-demand: 0.34145, not the 0.34057
+    # read when the catalog was.
+    ceiling = 2 * gce_spot_ceiling(G2_STANDARD_8["on-demand"])  # type: ignore[arg-type]
     assert figures(envs["dev"], "ceiling") == (
         2,
         month(ceiling),
         month(ceiling + FEE["gke"] + 3 * E2_STANDARD_4),
     )
-    assert (month(ceiling), month(ceiling + 0.1 + 3 * E2_STANDARD_4)) == (497.23, 863.74)
-    # prod: on-demand, one node always up for a fixed 2 replicas on its 2 time-sliced slices.
+    assert (month(ceiling), month(ceiling + 0.1 + 3 * E2_STANDARD_4)) == (498.52, 865.02)
+    # prod: on-demand, 2..8 nodes (at least one a zone) for 2..16 replicas on 2 time-sliced
+    # slices a node.
     node = G2_STANDARD_8["on-demand"]
-    assert figures(envs["prod"], "floor") == (1, month(node), month(node + 0.1 + E2_STANDARD_4))
-    assert figures(envs["prod"], "ceiling") == (
-        1,
-        month(node),
-        month(node + 0.1 + 3 * E2_STANDARD_4),
+    assert figures(envs["prod"], "floor") == (
+        2,
+        month(2 * node),
+        month(2 * node + 0.1 + E2_STANDARD_4),
     )
-    assert month(node) == 623.15
-    # expected: 2 replicas x 1 slice on a node of 2 slices = 1 node, the floor.
-    assert envs["prod"]["gpu"]["expected"]["nodes"] == 1  # type: ignore[index]
+    assert figures(envs["prod"], "ceiling") == (
+        8,
+        month(8 * node),
+        month(8 * node + 0.1 + 3 * E2_STANDARD_4),
+    )
+    assert (month(2 * node), month(8 * node)) == (1246.30, 4985.20)
+    # expected: 2 replicas x 1 slice on nodes of 2 slices = 1 node; min_nodes keeps 2.
+    assert envs["prod"]["gpu"]["expected"]["nodes"] == 2  # type: ignore[index]
     pool = envs["prod"]["clusters"][0]["pools"][0]  # type: ignore[index]
     assert pool["rungs"][0]["source"] == "skypilot_catalog_gcp_v7"
-    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 623.15  # type: ignore[index]
+    assert envs["prod"]["by_capacity"]["on-demand"]["ceiling"]["usd_per_month"] == 4985.2  # type: ignore[index]
 
 
 def test_gke_h100_mig(tmp_path: Path) -> None:
     envs = report(tmp_path, "gke-h100-mig")
-    od, spot = A3_HIGHGPU_8G["on-demand"], A3_HIGHGPU_8G["spot"]
+    od = A3_HIGHGPU_8G["on-demand"]
+    spot = gce_spot_ceiling(od)  # at the ceiling: 40 % of 88.49 = 35.396
     # dev: h100-mig on-demand 0..1, h100-mig-spot 0..1, 8 H100 a node.
     assert figures(envs["dev"], "floor")[:2] == (0, 0.0)
     assert figures(envs["dev"], "ceiling")[:2] == (16, month(od + spot))
-    assert month(od + spot) == 46183.90
+    assert month(od + spot) == 90436.78
     # expected: coder's 1 replica needs one on-demand node (the preferred pool).
-    assert envs["dev"]["gpu"]["expected"]["usd_per_month"] == month(od) == 31438.28  # type: ignore[index]
+    assert envs["dev"]["gpu"]["expected"]["usd_per_month"] == month(od) == 64597.70  # type: ignore[index]
     # prod: on-demand 1..2, spot 0..4.
     assert figures(envs["prod"], "floor")[:2] == (8, month(od))
     assert figures(envs["prod"], "ceiling")[:2] == (48, month(2 * od + 4 * spot))
-    assert month(2 * od + 4 * spot) == 121859.02
+    assert month(2 * od + 4 * spot) == 232551.72
     rung = envs["prod"]["clusters"][0]["pools"][0]["rungs"][0]  # type: ignore[index]
-    assert rung["unverified"] is True, "the catalog flags the us-central1 H100 on-demand rate"
+    assert rung["unverified"] is False, "confirmed by two public sources"
+    assert rung["as_of"] == "2026-09-26"
 
 
-def test_aks_a100_vllm_system_price_unknown_makes_totals_partial(tmp_path: Path) -> None:
+def test_aks_a100_vllm_with_its_system_pool_priced(tmp_path: Path) -> None:
     envs = report(tmp_path, "aks-a100-vllm")
     od, spot = NC24ADS_A100_V4["on-demand"], NC24ADS_A100_V4["spot"]
     # dev: a100mig spot 0..2, one A100 (seen as MIG slices) a node.
@@ -126,13 +147,14 @@ def test_aks_a100_vllm_system_price_unknown_makes_totals_partial(tmp_path: Path)
     assert figures(envs["prod"], "floor")[:2] == (1, month(od))
     assert figures(envs["prod"], "ceiling")[:2] == (8, month(8 * od))
     assert (month(od), month(8 * od)) == (2681.29, 21450.32)
-    # The AKS system pool's D4s_v5 has no price in the snapshot: totals are lower bounds.
+    # The default system shape is priced (Standard_D4s_v5, 0.192 $/h in eastus), the Free
+    # tier's fee is 0: 8 x 3.673 + 3 x 0.192 = 29.96 $/h, $21,870.80 a month, not partial.
     total = envs["prod"]["total"]["ceiling"]  # type: ignore[index]
-    assert (total["usd_per_month"], total["partial"]) == (month(8 * od), True)
-    assert any("Standard_D4s_v5" in u for u in total["unknown"])
+    assert (total["usd_per_month"], total["partial"]) == (month(8 * od + 3 * D4S_V5), False)
+    assert month(8 * od + 3 * D4S_V5) == 21870.80
 
 
-def test_eks_l4_vllm_spot_price_unknown_makes_totals_partial(tmp_path: Path) -> None:
+def test_eks_l4_vllm_spot_price_unknown_is_bounded_by_on_demand(tmp_path: Path) -> None:
     envs = report(tmp_path, "eks-l4-vllm")
     dev = envs["dev"]
     # dev: l4-shared spot 0..2: no node at the floor costs exactly 0 whatever the price.
@@ -144,15 +166,22 @@ def test_eks_l4_vllm_spot_price_unknown_makes_totals_partial(tmp_path: Path) -> 
         "partial": False,
         "unknown": [],
     }
+    # No spot figure for g6.xlarge, but EC2 never bills spot above on-demand: the ceiling is
+    # at most 2 x 0.8048 x 730 h = $1,175.01, a bound, not "?".
+    od = G6_XLARGE["on-demand"]
+    assert od is not None
     ceiling = dev["gpu"]["ceiling"]  # type: ignore[index]
-    assert (ceiling["usd_per_month"], ceiling["partial"]) == (None, True)
-    assert ceiling["unknown"] == [
-        "no spot price for g6.xlarge in the catalog (EC2 spot prices were sampled for four "
-        "instance types only)"
-    ]
+    assert (ceiling["usd_per_month"], ceiling["partial"]) == (month(2 * od), False)
+    assert month(2 * od) == 1175.01
+    pool = dev["clusters"][0]["pools"][0]  # type: ignore[index]
+    assert pool["rungs"][0]["usd_per_hour"] is None
+    assert pool["ceiling_rungs"][0]["usd_per_hour"] == od
+    assert "at most the on-demand price" in pool["ceiling_rungs"][0]["note"]
     total = dev["total"]["ceiling"]  # type: ignore[index]
-    assert (total["usd_per_month"], total["partial"]) == (month(0.1 + 3 * M6I_LARGE), True)
-    assert month(0.1 + 3 * M6I_LARGE) == 283.24
+    assert (total["usd_per_month"], total["partial"]) == (
+        month(2 * od + 0.1 + 3 * M6I_LARGE),
+        False,
+    )
     # prod: on-demand 1..8 of 0.8048.
     floor, ceiling_rate = G6_XLARGE["on-demand"], 8 * G6_XLARGE["on-demand"]  # type: ignore[operator]
     assert figures(envs["prod"], "floor") == (1, month(floor), month(floor + 0.1 + M6I_LARGE))  # type: ignore[arg-type]
@@ -171,10 +200,53 @@ def test_table_marks_unknown_prices(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == "Cost of dev (USD, list prices, 730 h/month):"
     pool = next(line for line in lines if "l4-shared g6.xlarge" in line)
-    assert pool.split()[-4:] == ["?", "$0.00", "$0.00", "?"]
-    total = next(line for line in lines if line.strip().startswith("total"))
-    assert total.split()[-1] == "$283.24+"
-    assert lines[-1].strip().startswith("no spot price for g6.xlarge")
+    # The rate is unknown; the ceiling is bounded by on-demand, and marked so.
+    assert pool.split()[-4:] == ["?", "$0.00", "$0.00", "$1,175.01^"]
+    assert lines[-1].startswith("^ spot price bounded: the ceiling is the most spot can cost")
+    assert "Priced from gpuplat's shipped catalog (read 2026-11-30)" in lines[-2]
+
+
+def test_what_is_not_counted_is_said(tmp_path: Path) -> None:
+    """The bill's lines gpuplat does not price are named per cluster, in the table and JSON:
+    gke-h100-mig prod's 1 TB pd-ssd boot disks per H100 node, the system pool's, the network."""
+    envs = report(tmp_path / "json", "gke-h100-mig")
+    lines = envs["prod"]["clusters"][0]["not_counted"]  # type: ignore[index]
+    assert "boot disks of h100-mig: 1000 GB pd-ssd per node, up to 2 nodes" in lines
+    assert any(line.startswith("NAT gateways, load balancers, public IPv4") for line in lines)
+    table = run("cost", "prod", cwd=project(tmp_path / "t", example="gke-h100-mig")).stdout
+    assert "  not counted in these totals:" in table.splitlines()
+    assert (
+        "    mig-central: boot disks of h100-mig-spot: 1000 GB pd-ssd per node, up to 4 nodes"
+        in (table.splitlines())
+    )
+
+
+def test_an_unverified_price_is_marked_wherever_it_is_shown(tmp_path: Path) -> None:
+    """a2-ultragpu-1g's on-demand figure has one public source: the table marks the pool's
+    amounts with *, the JSON says unverified on the pool, and the picture says so."""
+    root = project(
+        tmp_path,
+        (
+            (
+                "        machine_type: g2-standard-8 # 1x NVIDIA L4 (24 GB), 8 vCPU, 32 GiB\n",
+                "        machine_type: a2-ultragpu-1g\n",
+            ),
+            (
+                "        capacity:\n          type: spot\n",
+                "        capacity:\n          type: on-demand\n",
+            ),
+        ),
+    )
+    done = run("cost", "dev", cwd=root)
+    assert done.exit_code == 0, done.stderr
+    pool = next(line for line in done.stdout.splitlines() if "a2-ultragpu-1g" in line)
+    # 2 nodes x 5.0688 $/h x 730 h = $7,400.45 at the ceiling.
+    assert pool.split()[-1] == "$7,400.45*"
+    assert "* unverified price" in done.stdout
+    data = json.loads(run("cost", "dev", "--json", cwd=root).stdout)
+    assert data["environments"][0]["clusters"][0]["pools"][0]["unverified"] is True
+    picture = run("graph", "dev", cwd=root).stdout
+    assert "$7,400.45/month at max (unverified price)" in picture
 
 
 @pytest.mark.parametrize("example", ["gke-l4-vllm", "gke-h100-mig", "eks-l4-vllm"])

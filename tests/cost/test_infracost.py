@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from tests.support.cli import run
-from tests.support.specs import project, scaled_prod
+from tests.support.specs import GKE_LADDER_PATCH, project, scaled_prod
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -61,6 +61,39 @@ def test_gke_counts_are_per_zone_at_the_ceiling(tmp_path: Path) -> None:
     assert yaml.safe_load(target.read_text())["resource_usage"] == {
         "module.cluster_inference-us.google_container_node_pool.system": {"nodes": 1},
         "module.pool_inference-us_l4-shared.google_container_node_pool.this": {"nodes": 0},
+    }
+
+
+def test_a_regional_cluster_without_zones_counts_three_zones(tmp_path: Path) -> None:
+    """gke-l4-vllm without its zones: a regional cluster's pools span the region's three zones,
+    and infracost multiplies a count by them. The system pool's 3 nodes are 1 per zone (3 in
+    infracost), not 3 per zone (9)."""
+    root = project(tmp_path, (("    zones: [us-central1-a, us-central1-c]\n", ""),))
+    target = tmp_path / "u.yml"
+    assert run("cost", "prod", "--infracost-usage", target, cwd=root).exit_code == 0
+    text = target.read_text()
+    usage = yaml.safe_load(text)["resource_usage"]
+    assert usage["module.cluster_inference-us.google_container_node_pool.system"] == {"nodes": 1}
+    assert "system pool of inference-us: 3 nodes over 3 zones\n" in text
+    # prod l4-shared: 8 nodes over 3 zones; infracost's count is per zone, so it prices 9.
+    assert "inference-us/l4-shared: 8 nodes over 3 zones; infracost prices 3 x 3 = 9" in text
+
+
+def test_a_ladder_is_counted_on_its_rung_node_pools(tmp_path: Path) -> None:
+    """The ladder renders one node pool per rung (l4-shared-res, -od, -flex, -spot): the usage
+    file names those, with the reservation at the 2 nodes it holds and the cap of 2 on the
+    dearest other rung (on-demand), as `cost` prices the ceiling; the others at 0."""
+    root = project(tmp_path, GKE_LADDER_PATCH)
+    target = tmp_path / "u.yml"
+    assert run("cost", "dev", "--infracost-usage", target, cwd=root).exit_code == 0
+    usage = yaml.safe_load(target.read_text())["resource_usage"]
+    pools = {k.split(".")[1]: v["nodes"] for k, v in usage.items() if "pool_" in k}
+    # The reservation is in one zone (2 per zone); the other rungs span the cluster's 2 zones.
+    assert pools == {
+        "pool_inference-us_l4-shared-res": 2,
+        "pool_inference-us_l4-shared-od": 1,
+        "pool_inference-us_l4-shared-flex": 0,
+        "pool_inference-us_l4-shared-spot": 0,
     }
 
 

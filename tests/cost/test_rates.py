@@ -66,16 +66,17 @@ def test_another_region_is_priced_at_the_catalogs_and_flagged() -> None:
     )
 
 
-def test_unknown_shape_and_aks_system_shape_are_unknown_with_a_reason() -> None:
+def test_unknown_shape_is_unknown_with_a_reason() -> None:
     assert shape_rate("gke", "g9-imaginary", "on-demand", None).unknown == (
         "g9-imaginary is not in the catalog"
     )
+
+
+def test_the_aks_default_system_shape_is_priced() -> None:
+    """Standard_D4s_v5 in eastus, Linux pay-as-you-go: 0.192 $/h (Azure Retail Prices API
+    through karpenter-provider-azure, generated 2026-06-18)."""
     aks = shape_rate("aks", "Standard_D4s_v5", "on-demand", "eastus")
-    assert aks.usd_per_hour is None
-    assert aks.unknown == (
-        "no on-demand price for Standard_D4s_v5: not in the Azure price snapshot the catalog "
-        "was read from"
-    )
+    assert (aks.usd_per_hour, aks.unknown, aks.as_of) == (0.192, None, "2026-06-18")
 
 
 def test_rungs_are_a_tuple_of_one_capacity_today() -> None:

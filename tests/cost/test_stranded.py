@@ -48,10 +48,11 @@ def test_eight_gpu_nodes_serving_three_gpu_replicas(tmp_path: Path) -> None:
     )
     table = run("cost", "prod", "--stranded", cwd=root)
     assert table.stdout.splitlines() == [
-        "Stranded GPUs in prod (waste at the ceiling, USD/month):",
-        "  inference-us/l4-shared  indivisible    $42,905.14  8 units per node, replicas of 3: 2 "
-        "per node never used (16 at 8 nodes)",
-        "  wasted at the ceiling                  $42,905.14",
+        "Stranded GPUs in prod (USD/month at the ceiling's prices):",
+        "                                          paid idle  free headroom",
+        "  inference-us/l4-shared  indivisible    $42,905.14              -  8 units per node, "
+        "replicas of 3: 2 per node never used (16 at 8 nodes)",
+        "  paid idle / free headroom              $42,905.14          $0.00",
     ]
 
 
@@ -61,11 +62,16 @@ def test_fewer_replicas_than_the_pool_holds_leaves_nodes_unused(tmp_path: Path) 
     overlay.write_text(overlay.read_text().replace("      max: 16\n", "      max: 5\n"))
     found = {f["kind"]: f for f in findings(root)}
     # 5 replicas fill 2 nodes and half of a third: 15 GPUs used, 16 stranded by the remainder,
-    # 64 - 15 - 16 = 33 more idle.
+    # 64 - 15 - 16 = 33 more idle. Of those, 3 are on the third node, which runs (paid); the
+    # other 30 are the 5 nodes never created at 5 replicas: headroom, free until used.
     assert found["indivisible"]["units"] == 16
-    assert found["unused-at-max"]["units"] == 33
-    assert found["unused-at-max"]["wasted"]["usd_per_month"] == round(  # type: ignore[index]
-        8 * A2_HIGHGPU_8G * 730 * 33 / 64, 2
+    unused = found["unused-at-max"]
+    assert (unused["units"], unused["headroom_units"]) == (3, 30)
+    assert unused["wasted"]["usd_per_month"] == round(  # type: ignore[index]
+        8 * A2_HIGHGPU_8G * 730 * 3 / 64, 2
+    )
+    assert unused["headroom"]["usd_per_month"] == round(  # type: ignore[index]
+        8 * A2_HIGHGPU_8G * 730 * 30 / 64, 2
     )
 
 
@@ -84,8 +90,10 @@ def test_a_pool_no_workload_uses_and_a_workload_that_does_not_fit(tmp_path: Path
     found = findings(root)
     kinds = {(f["kind"], f["pool"]): f for f in found}
     idle = kinds[("untargeted", "idle")]
-    assert idle["units"] == 3
-    assert idle["wasted"]["usd_per_month"] == round(3 * 0.85363 * 730, 2)  # type: ignore[index]
+    # min_nodes 0: no node runs until a pod needs one, so its 3 units are free headroom.
+    assert (idle["units"], idle["headroom_units"]) == (0, 3)
+    assert idle["wasted"]["usd_per_month"] == 0.0  # type: ignore[index]
+    assert idle["headroom"]["usd_per_month"] == round(3 * 0.85363 * 730, 2)  # type: ignore[index]
     short = kinds[("short", "l4-shared")]
     # 8 nodes x 2 slices hold 16 of chat's 20 replicas; 4 more need 2 nodes.
     assert (short["workload"], short["units"]) == ("chat", 4)
@@ -95,3 +103,19 @@ def test_a_pool_no_workload_uses_and_a_workload_that_does_not_fit(tmp_path: Path
 def test_examples_as_shipped(tmp_path: Path) -> None:
     root = project(tmp_path)
     assert findings(root, "dev") == [] and findings(root, "prod") == []
+
+
+def test_the_mig_example_separates_paid_idle_slices_from_spot_headroom(tmp_path: Path) -> None:
+    """gke-h100-mig prod: h100-mig on-demand 1..2 nodes x 16 slices (8 H100 x 2 x 3g.40gb),
+    coder at most 24 replicas: 8 slices idle on nodes that run, 8/32 of 2 x 88.49 x 730 h =
+    $32,298.85 paid. h100-mig-spot 0..4 is overflow nobody fills at max: its 64 slices are
+    headroom (4 x 35.396 x 730 h = $103,356.32 at the spot ceiling, 40 % of on-demand), free
+    until used, never "waste"."""
+    root = project(tmp_path, example="gke-h100-mig")
+    found = {f["pool"]: f for f in findings(root)}
+    od, spot = found["h100-mig"], found["h100-mig-spot"]
+    assert (od["units"], od["headroom_units"]) == (8, 0)
+    assert od["wasted"]["usd_per_month"] == round(2 * 88.49 * 730 * 8 / 32, 2) == 32298.85  # type: ignore[index]
+    assert (spot["units"], spot["headroom_units"]) == (0, 64)
+    assert spot["wasted"]["usd_per_month"] == 0.0  # type: ignore[index]
+    assert spot["headroom"]["usd_per_month"] == round(4 * 35.396 * 730, 2) == 103356.32  # type: ignore[index]

@@ -4,7 +4,10 @@ The machine's filesystem mirror holds the real hashicorp/aws 5.100.0 only, so 6.
 initialised, validated or planned. ``tests/data/provider-schemas/aws-6.25.0.json`` is the 6.25.0
 schema of every aws type the templates use, written by ``scripts/aws6_schema.py`` from cdktf's
 bindings for that provider release (generated from ``terraform providers schema -json``; see the
-script for how to reproduce the file). The conformance checker reads the released modules and
+script for how to reproduce the file). One entry was added by hand, not by the script:
+``aws_eks_addon_version`` (eks-cluster 1.2.0), its arguments as cdktn's bindings of aws 6.51.0
+list them (addon_name and kubernetes_version required; id, most_recent, region optional). The
+conformance checker reads the released modules and
 a rendered example against it: every argument and block must exist, required ones be set.
 
 What this does not show: behaviour changes without a schema change. Those were read in the

@@ -189,3 +189,27 @@ def test_node_group_module_refuses_bad_inputs_before_any_api_call(
         "extra_instance_types are for SPOT node groups",
     ):
         assert message in out, f"{message!r} not in:\n{plan.stderr}"
+
+
+def test_gpu_node_groups_wait_for_the_addons_nodes_need(tmp_path: Path) -> None:
+    """The real terraform's graph: every GPU node group is created after the add-ons nodes need
+    (VPC CNI, kube-proxy, Pod Identity Agent), as the system group is; without the edge a GPU
+    node could boot before the VPC CNI exists and never get ready. The edge comes from the
+    cluster module's node_role_arn output (depends_on the add-ons), which each group reads: the
+    same ordering terraform-aws-eks gets from ``before_compute``. ``terraform graph`` needs an
+    initialised backend, so the local backend stands in for S3 here."""
+    folder = render_example(tmp_path / "p")
+    root = folder / "envs" / "prod" / "inference-use1" / "infra"
+    (root / "backend.tf").unlink()
+    env = mirror_env(tmp_path / "tf")
+    env["TF_DATA_DIR"] = str(tmp_path / "tf" / "data")
+    init = terraform(["init", "-input=false", "-no-color"], root, env)
+    assert init.returncode == 0, init.stdout + init.stderr
+    graph = terraform(["graph"], root, env)
+    assert graph.returncode == 0, graph.stderr
+    cluster = "module.cluster_inference-use1"
+    for group in (
+        "module.pool_inference-use1_l4-shared.aws_eks_node_group.this",
+        f"{cluster}.aws_eks_node_group.system",
+    ):
+        assert f'"{group}" -> "{cluster}.aws_eks_addon.before_nodes"' in graph.stdout, group

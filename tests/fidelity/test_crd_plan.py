@@ -27,12 +27,27 @@ ZERO = {
     "namespace": "chat",
     "labels": {"app.kubernetes.io/name": "chat"},
     "port": 8000,
-    "max_replicas": 4,
-    "front": {"name": "chat-front", "hosts": ["chat"], "external_name": "i.keda", "port": 8080},
-    "http_scaler": "keda-add-ons-http-external-scaler.keda:9090",
+    "replicas": {"min": 0, "max": 4},
+    "http": {
+        "front": {"name": "chat-front", "hosts": ["chat"], "external_name": "i.keda", "port": 8080},
+        "scaler": "keda-add-ons-http-external-scaler.keda:9090",
+        "target_pending_requests": 1,
+        "wait_seconds": 1517,
+    },
     "cooldown_seconds": 900,
     "polling_interval_seconds": 15,
-    "target_pending_requests": 1,
+    "behavior": {
+        "up_window_seconds": 60,
+        "up": {"type": "Pods", "value": 4, "periodSeconds": 60},
+        "down_window_seconds": 874,
+        "down": {"type": "Pods", "value": 1, "periodSeconds": 300},
+    },
+    "prometheus": {
+        "address": "https://monitoring.googleapis.com/v1/projects/p/location/global/prometheus",
+        "query": 'sum(vllm:num_requests_waiting{namespace="chat"})',
+        "threshold": "4",
+        "auth_provider": "gcp",
+    },
 }
 
 
@@ -65,6 +80,16 @@ def test_the_objects_gpuplat_renders_plan(tmp_path: Path) -> None:
     assert out.startswith("rc=0"), out
     assert 'module.platform.kubernetes_manifest.compute_class["gpuplat-l4"] will be created' in out
     assert "module.zero.kubernetes_manifest.scaled_object will be created" in out
+    assert "module.zero.kubernetes_manifest.prometheus_auth[0] will be created" in out
+    assert "module.zero.kubernetes_manifest.http_route[0] will be created" in out
+
+
+def test_a_trigger_authentication_its_crd_refuses_fails_the_plan(tmp_path: Path) -> None:
+    queue = {**ZERO["prometheus"], "auth_provider": "gke"}  # type: ignore[dict-item]
+    out = plan(tmp_path, [GOOD.manifest()], {**ZERO, "prometheus": queue})
+    assert out.startswith("rc=1"), out
+    assert "module.zero.kubernetes_manifest.prometheus_auth[0]" in out
+    assert "spec.podIdentity.provider" in out
 
 
 def test_a_compute_class_its_crd_refuses_fails_the_plan(tmp_path: Path) -> None:
@@ -83,7 +108,8 @@ def test_a_compute_class_its_crd_refuses_fails_the_plan(tmp_path: Path) -> None:
 
 
 def test_a_scaled_object_its_documentation_refuses_fails_the_plan(tmp_path: Path) -> None:
-    out = plan(tmp_path, [GOOD.manifest()], {**ZERO, "http_scaler": "http://scaler.keda"})
+    http = {**ZERO["http"], "scaler": "http://scaler.keda"}  # type: ignore[dict-item]
+    out = plan(tmp_path, [GOOD.manifest()], {**ZERO, "http": http})
     assert out.startswith("rc=1"), out
     assert "Error: This object would be refused (a rule its documentation states)" in out
     assert "an external-push trigger needs metadata.scalerAddress as host:port" in out

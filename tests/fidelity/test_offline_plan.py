@@ -26,7 +26,7 @@ from gpuplat.terraform.showplan import parse_plan
 from tests.support.cli import run as cli_run
 from tests.support.golden import GOLDEN
 from tests.support.specs import OPERATOR_PATCH, project
-from tests.support.standin import build_stand_ins, run
+from tests.support.standin import RECORD_ENV, build_stand_ins, run
 
 pytestmark = pytest.mark.terraform
 
@@ -47,8 +47,9 @@ def test_infra_plan_reads_as_the_spec(example: str, env: str, tmp_path: Path) ->
     (root,) = (project / "envs" / env).glob("*/infra")
     (root / "backend.tf").write_text("# local state for an offline plan\n", encoding="utf-8")
     cli = build_stand_ins()
+    # Record mode only to read data sources (aks-cluster reads azurerm_client_config).
     for args in (("init", "-input=false"), ("plan", "-input=false", "-out=infra.tfplan")):
-        done = run(cli, root, *args, timeout=600)
+        done = run(cli, root, *args, timeout=600, env=RECORD_ENV)
         assert done.returncode == 0, f"terraform {args[0]}:\n{done.stdout}\n{done.stderr}"
     shown = run(cli, root, "show", "-json", "infra.tfplan", timeout=600)
     assert shown.returncode == 0, shown.stderr

@@ -80,9 +80,10 @@ def _aks_prod_infra(tmp_path: Path, pool_version: str) -> Path:
     main = root / "main.tf"
     text = main.read_text()
     current = text.split("modules/aks-gpu-node-pool/", 1)[1].split('"', 1)[0]
-    main.write_text(
-        text.replace(f"aks-gpu-node-pool/{current}", f"aks-gpu-node-pool/{pool_version}")
-    )
+    text = text.replace(f"aks-gpu-node-pool/{current}", f"aks-gpu-node-pool/{pool_version}")
+    # Inputs added after 1.0.1 (advertised_gpus, 1.1.0) are not arguments of the older release.
+    lines = [ln for ln in text.splitlines(keepends=True) if "advertised_gpus" not in ln]
+    main.write_text("".join(lines))
     return root
 
 
@@ -92,8 +93,9 @@ def test_the_aks_gpu_pool_module_plans_only_from_1_0_1(
 ) -> None:
     """1.0.0 set both max_surge and max_unavailable on a regular pool: azurerm refuses it."""
     root = _aks_prod_infra(tmp_path, version)
-    assert run(cli_config, root, "init", "-input=false").returncode == 0
-    done = run(cli_config, root, "plan", "-input=false")
+    env = record_env()  # reads the data sources the aks-cluster module declares
+    assert run(cli_config, root, "init", "-input=false", env=env).returncode == 0
+    done = run(cli_config, root, "plan", "-input=false", env=env)
     conflict = "rule-conflicts-with: `max_surge` cannot be set together with" in done.stderr
     assert (done.returncode != 0, conflict) == (refused, refused), done.stderr[-2000:]
 

@@ -23,7 +23,7 @@ from tests.support.specs import (
 )
 
 EXAMPLES = [name for name, _ in list_examples()]
-CUSTOM_KINDS = {"HTTPScaledObject", "ScaledObject", "ComputeClass"}
+CUSTOM_KINDS = {"HTTPScaledObject", "ScaledObject", "TriggerAuthentication", "ComputeClass"}
 
 
 def render_manifests(folder: Path) -> Path:
@@ -85,10 +85,23 @@ def test_dra_and_operator_manifests_validate(
 def test_scale_to_zero_manifests(tmp_path: Path) -> None:
     out = render_manifests(project(tmp_path))
     keda = list(yaml.safe_load_all((out / "dev/inference-us/serving/chat.keda.yaml").read_text()))
-    assert [d["kind"] for d in keda] == ["HTTPScaledObject", "ScaledObject"]
-    scaled = keda[1]["spec"]
+    assert [d["kind"] for d in keda] == [
+        "HTTPScaledObject",
+        "TriggerAuthentication",
+        "ScaledObject",
+    ]
+    scaled = keda[2]["spec"]
     assert scaled["minReplicaCount"] == 0
-    assert scaled["triggers"][0]["type"] == "external-push"
+    # Scale to zero and the queue compose in one ScaledObject: 0 -> 1 on the first request
+    # (HTTP add-on), 1 -> N on the queue (Google Managed Prometheus, signed by Workload Identity).
+    assert [t["type"] for t in scaled["triggers"]] == ["external-push", "prometheus"]
+    queue = scaled["triggers"][1]
+    assert queue["authenticationRef"] == {"name": keda[1]["metadata"]["name"]}
+    assert keda[1]["spec"] == {"podIdentity": {"provider": "gcp"}}
+    assert queue["metadata"]["query"] == 'sum(vllm:num_requests_waiting{namespace="chat"})'
+    # The interceptor holds a request at zero for the Deployment's progress deadline:
+    # node start 600 s + pull 240 s + copy 17 s + the startup probe's 660 s.
+    assert keda[0]["spec"]["timeouts"] == {"conditionWait": f"{600 + 240 + 17 + 660}s"}
     route = keda[0]
     assert route["metadata"]["annotations"] == {
         "httpscaledobject.keda.sh/skip-scaledobject-creation": "true"

@@ -22,7 +22,7 @@ import pytest
 from gpuplat.hcl.writer import attributes
 from gpuplat.manifests import objects
 from gpuplat.releases.versions import latest, release_files
-from gpuplat.render.serving import model_server_args, scale_to_zero_args
+from gpuplat.render.serving import model_server_args, scaler_args
 from gpuplat.spec.load import load_project
 from gpuplat.workload.serving import ServingPlan, serving_plans
 from tests.parity.kube import Obj, differences, normal, typed_object
@@ -58,8 +58,8 @@ Manifests = Callable[[ServingPlan], list[Obj]]
 def manifest_objects(plan: ServingPlan) -> list[Obj]:
     """What `gpuplat render --manifests` writes for one workload on one cluster."""
     out = objects.serving_objects(plan)
-    if plan.zero is not None:
-        out += objects.keda_objects(plan, plan.zero)
+    if plan.scaler is not None:
+        out += objects.keda_objects(plan, plan.scaler)
     return out
 
 
@@ -106,7 +106,7 @@ def write_root(root: Path, plans: dict[str, ServingPlan], edit: Callable[[str, s
             f'module "{key}" {{\n  source = "./modules/model-server"\n\n'
             f"{attributes(model_server_args(plan), 1)}\n}}\n"
         )
-        zero = scale_to_zero_args(plan)
+        zero = scaler_args(plan)
         if zero is not None:
             blocks.append(
                 f'module "{key}_zero" {{\n  source = "./modules/scale-to-zero"\n\n'
@@ -157,7 +157,7 @@ def compare(
             problems.append(f"{key}: the manifests have no {extra[0]} {extra[1]}")
         for ident in sorted(set(module) & set(expected)):
             made = module[ident]
-            if ident[0] == "Deployment" and (plan.hpa is not None or plan.zero is not None):
+            if ident[0] == "Deployment" and plan.scaler is not None:
                 # The one intended difference: the module writes the first count and then
                 # leaves it to the autoscaler (ignore_changes); a GitOps controller has no
                 # ignore_changes, so the manifests leave the count out.
@@ -193,16 +193,18 @@ def test_cases_cover_every_object_kind(
         "Deployment",
         "Service",
         "PodDisruptionBudget",
-        "HorizontalPodAutoscaler",
         "ResourceClaimTemplate",
         "ResourceQuota",
         "HTTPScaledObject",
         "ScaledObject",
+        "TriggerAuthentication",
     }
     assert {p.weights.mode for p in plans.values()} >= {"copy", "gcsfuse"}
     assert any(p.dra for p in plans.values()) and any(
-        p.zero and p.zero.queue for p in plans.values()
+        p.scaler and p.scaler.queue and p.scaler.http for p in plans.values()
     )
+    # A warm workload scaled on its queue alone (no HTTP trigger) is covered too.
+    assert any(p.scaler and p.scaler.queue and not p.scaler.http for p in plans.values())
 
 
 def test_modules_and_manifests_carry_the_same_fields(

@@ -55,7 +55,7 @@ def test_noop_render_writes_nothing(project: Path) -> None:
 def test_changed_spec_rewrites_only_what_changed(project: Path) -> None:
     before = stat_all(project)
     overlay = project / "envs" / "prod.yaml"
-    overlay.write_text(overlay.read_text().replace("max_nodes: 1\n", "max_nodes: 2\n"))
+    overlay.write_text(overlay.read_text().replace("max_nodes: 8 ", "max_nodes: 10 "))
     result = run("render", cwd=project)
     assert result.exit_code == 0, result.stderr
     # The node pool bound changes, and so does the serving stage's rollout capacity comment.
@@ -72,7 +72,7 @@ def test_changed_spec_rewrites_only_what_changed(project: Path) -> None:
         "envs/manifest.json",
         "envs/prod.yaml",
     }
-    assert "max_nodes       = 2" in (project / "envs/prod/inference-us/infra/main.tf").read_text()
+    assert "max_nodes       = 10" in (project / "envs/prod/inference-us/infra/main.tf").read_text()
 
 
 def test_check_reports_stale_root(project: Path) -> None:
@@ -129,6 +129,20 @@ def test_hand_edited_root_is_reported_and_rewritten(project: Path) -> None:
     assert backend.read_text() == original
 
 
+def test_dry_run_on_a_hand_edited_root_says_it_would_rewrite_it(project: Path) -> None:
+    backend = project / "envs/dev/inference-us/infra/backend.tf"
+    edited = backend.read_text() + "# local tweak\n"
+    backend.write_text(edited)
+    result = run("render", "--dry-run", cwd=project)
+    assert result.exit_code == 0
+    assert (
+        "Warning: envs/dev/inference-us/infra/backend.tf was edited by hand; gpuplat owns it "
+        "and would rewrite it (--dry-run: nothing written)\n" in result.stderr
+    )
+    assert "rewrote" not in result.stderr
+    assert backend.read_text() == edited
+
+
 def test_deleted_module_folder_is_written_again(project: Path) -> None:
     import shutil
 
@@ -151,7 +165,7 @@ def test_invalid_spec_writes_nothing(project: Path) -> None:
 
 def test_render_one_environment_keeps_the_others(project: Path) -> None:
     overlay = project / "envs" / "prod.yaml"
-    overlay.write_text(overlay.read_text().replace("max_nodes: 1\n", "max_nodes: 2\n"))
+    overlay.write_text(overlay.read_text().replace("max_nodes: 8 ", "max_nodes: 10 "))
     dev_before = (project / "envs/dev/inference-us/infra/main.tf").stat().st_ino
     result = run("render", "-e", "prod", cwd=project)
     assert result.exit_code == 0

@@ -45,6 +45,15 @@ def graphviz_dot() -> str:
     return path
 
 
+def prometheus_bin() -> str:
+    """Debian's ``prometheus`` package (installed by .ci/run)."""
+    path = shutil.which("prometheus")
+    if path is None:
+        missing("the `prometheus` binary is not on PATH (apt-get install prometheus)")
+    assert path is not None
+    return path
+
+
 def provider_schema_dir() -> Path:
     """``$GPUPLAT_PROVIDER_SCHEMAS`` when set, else the trimmed schemas vendored in the package."""
     from gpuplat.conformance.files import BUNDLED

@@ -84,15 +84,20 @@ AKS_LADDER_PATCH = (
 def scaled_prod(root: Path) -> Path:
     """Size prod of the gke-l4-vllm example for 2..16 replicas on 1..8 nodes.
 
-    The shipped prod runs a fixed 2 replicas on one node (GKE gets no HPA on a server metric
+    The shipped prod runs a fixed 2 replicas on two nodes, one in each zone (GKE gets no HPA on a server metric
     yet); cost arithmetic is clearer with a ceiling above the floor. Replicas stay at min on
     the cluster; the ceiling is what the pool may cost.
     """
     overlay = root / "envs" / "prod.yaml"
     text = overlay.read_text(encoding="utf-8")
+    if "          max_nodes: 8" in text and "      max: 16\n" in text:
+        return root  # the shipped prod already scales 2..16 replicas on 2..8 nodes
     for old, new in (
-        ("          max_nodes: 1\n", "          max_nodes: 8\n"),
-        ("      min: 2\n      max: 2\n", "      min: 2\n      max: 16\n"),
+        (
+            "          min_nodes: 2\n          max_nodes: 2\n",
+            "          min_nodes: 1\n          max_nodes: 8\n",
+        ),
+        ("      min: 4\n      max: 4\n", "      min: 2\n      max: 16\n"),
     ):
         assert text.count(old) == 1, old
         text = text.replace(old, new)

@@ -23,7 +23,7 @@ import yaml
 from tests.support.cli import run
 from tests.support.hclread import modules
 from tests.support.specs import AKS_LADDER_PATCH, AKS_RESERVATION_GROUP, project
-from tests.support.standin import build_stand_ins
+from tests.support.standin import RECORD_ENV, build_stand_ins
 from tests.support.standin import run as terraform
 
 pytestmark = pytest.mark.terraform
@@ -72,7 +72,8 @@ def planned(
     for stage in ("infra", "platform"):
         workdir = root / stage
         for args in (("init", "-input=false"), ("plan", "-input=false", "-out=p.tfplan")):
-            done = terraform(cli, workdir, *args, timeout=600)
+            # Record mode only to read data sources (aks-cluster reads azurerm_client_config).
+            done = terraform(cli, workdir, *args, timeout=600, env=RECORD_ENV)
             assert done.returncode == 0, f"{stage}: terraform {args[0]}:\n{done.stderr}"
         shown = terraform(cli, workdir, "show", "-json", "p.tfplan", timeout=600)
         assert shown.returncode == 0, shown.stderr
@@ -204,3 +205,22 @@ def test_spot_rung_taint_is_tolerated_by_the_gpu_daemonsets_and_the_workload(
 def test_conformance_of_the_rendered_roots(rendered: Path) -> None:
     result = run("conformance", "envs", "modules", cwd=rendered)
     assert result.exit_code == 0, result.stdout + result.stderr
+
+
+def test_a_reservation_rung_gives_the_control_plane_a_user_assigned_identity(
+    planned: dict[str, dict[str, object]],
+) -> None:
+    """AKS places nodes in a capacity reservation group only for a user-assigned control-plane
+    identity with Contributor on the group's resource group (use-capacity-reservation-groups).
+    What the stand-in cannot show: the role's propagation (Azure says up to 60 minutes)."""
+    module = f"module.cluster_{CLUSTER}"
+    cluster = planned[f"{module}.azurerm_kubernetes_cluster.this"]
+    (identity,) = cluster["identity"]  # type: ignore[misc]
+    assert identity["type"] == "UserAssigned"
+    assert planned[f"{module}.azurerm_user_assigned_identity.control_plane[0]"]["name"] == (
+        f"{CLUSTER}-control-plane"
+    )
+    group = AKS_RESERVATION_GROUP.split("/providers/")[0]
+    role = planned[f'{module}.azurerm_role_assignment.reservations["{group}"]']
+    assert (role["role_definition_name"], role["scope"]) == ("Contributor", group)
+    assert role["principal_type"] == "ServicePrincipal"

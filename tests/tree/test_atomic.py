@@ -39,8 +39,8 @@ def scenario(tmp_path: Path) -> tuple[Path, dict[str, str], dict[str, str]]:
     for folder in (project, future):
         overlay = folder / "envs" / "prod.yaml"
         text = overlay.read_text()
-        assert "max_nodes: 1\n" in text
-        overlay.write_text(text.replace("max_nodes: 1\n", "max_nodes: 2\n"))
+        assert "max_nodes: 2\n" in text
+        overlay.write_text(text.replace("max_nodes: 2\n", "max_nodes: 3\n"))
     assert run("render", cwd=future).exit_code == 0
     new = snapshot(future)
     assert old != new

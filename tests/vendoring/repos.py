@@ -109,3 +109,16 @@ def validate(root: Path, tmp: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=300,
     )
+
+
+def hand_call(repo: Path, root: str, module: str, version: str, into: str = INTO) -> Path:
+    """A module block the team wrote in ``root`` calling a vendored module (inputs left out:
+    only the constraint check reads it)."""
+    depth = len(Path(root).parts)
+    source = "/".join([".."] * depth) + f"/{into}/{module}/{version}"
+    target = repo / root / f"hand_{module}.tf"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(
+        f'module "{module.replace("-", "_")}" {{\n  source = "{source}"\n}}\n', encoding="utf-8"
+    )
+    return target

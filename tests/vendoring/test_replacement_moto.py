@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from gpuplat.app.upgrade_report import _impact_lines
 from gpuplat.releases.versions import latest
 from gpuplat.terraform import Action, Terraform, find_binary
 from gpuplat.vendoring.impact import impact
@@ -50,6 +51,15 @@ REPLACING = (
         '  name_prefix = "${substr(local.full_name, 0, 90)}-gpu-"\n',
     ),
 )
+
+SAME_VALUE = (
+    (
+        "concat([var.instance_type], var.extra_instance_types)",
+        "concat([var.instance_type], var.extra_instance_types, [])",
+    ),
+)
+"""A replacing argument whose text changes but not its value: the report may only say "may be
+replaced" (the case of the shipped 1.0.0 -> 1.1.0, where a real plan updated in place)."""
 
 
 @pytest.fixture(scope="module")
@@ -115,13 +125,23 @@ def test_predicted_replacements_are_the_providers(moto: MotoServer, tmp_path: Pa
 
     module = folder / "modules" / "eks-gpu-node-group" / latest("eks-gpu-node-group").version
     pristine = {p.name: p.read_text(encoding="utf-8") for p in module.iterdir()}
-    for name, edits in (("in-place", IN_PLACE), ("replacing", REPLACING)):
+    for name, edits in (
+        ("in-place", IN_PLACE),
+        ("replacing", REPLACING),
+        ("same-value", SAME_VALUE),
+    ):
         (module / "main.tf").write_text(pristine["main.tf"], encoding="utf-8")
         for old, new in edits:
             edit(module / "main.tf", old, new)
         changed = {**pristine, "main.tf": (module / "main.tf").read_text(encoding="utf-8")}
         predicted = {r.address: r for r in impact(pristine, changed).resources}
         planned = _plan(tf, name, tmp_path)
+        if name == "same-value":
+            assert "instance_types" not in planned["aws_eks_node_group.this"][1], planned
+            said = _impact_lines(impact(pristine, changed))
+            assert any("may be replaced" in line and "instance_types" in line for line in said)
+            assert not any("REPLACED" in line for line in said), said
+            continue
         assert set(predicted) <= set(planned), (predicted, planned)
         for address, change in predicted.items():
             action, forced = planned[address]

@@ -157,7 +157,7 @@ def test_a_same_block_conflict_writes_nothing_and_names_the_block_and_both_sides
     copy = tmp_path / "merge"
     marked = run("vendor", "upgrade", repo, "--modules", PAIRS, "--conflicts", copy)
     assert marked.exit_code == ExitCode.CONFLICT
-    assert f"the merge with conflict markers is in {copy}" in marked.stderr
+    assert f"the merge with conflict markers in {copy} and run the same upgrade" in marked.stderr
     assert snapshot(repo) == before
     text = (copy / "gke-cluster" / "1.1.0" / "variables.tf").read_text()
     assert (
@@ -188,3 +188,39 @@ def test_a_file_the_repository_added_is_carried_into_the_new_version(tmp_path: P
     # model-server was not named: it stays at 1.0.0.
     assert (repo / INTO / "model-server" / "1.0.0").is_dir()
     assert run("vendor", "--check", repo).exit_code == 0
+
+
+def test_a_conflict_resolved_in_the_marked_copy_is_fed_back_and_recorded(tmp_path: Path) -> None:
+    """The resolve step: the --conflicts folder, markers edited away (both sides kept), given
+    back with --resolved is the merge written; the lock records it as an edit, so --check
+    passes and the next upgrade starts from it. Markers left are refused, located."""
+    repo = vendored(tmp_path)
+    old = repo / OLD
+    edit(old / "variables.tf", "  default     = {}\n", '  default     = { team = "ml" }\n')
+    assert run("vendor", "--accept", repo).exit_code == 0
+    copy = tmp_path / "merge"
+    marked = run("vendor", "upgrade", repo, "--modules", PAIRS, "--conflicts", copy)
+    assert marked.exit_code == ExitCode.CONFLICT
+    assert f"run the same upgrade with --resolved {copy}" in marked.stderr
+    before = snapshot(repo)
+
+    variables = copy / "gke-cluster" / "1.1.0" / "variables.tf"
+    half = run("vendor", "upgrade", repo, "--modules", PAIRS, "--resolved", copy)
+    assert half.exit_code == ExitCode.CONFLICT
+    line = variables.read_text().splitlines().index("<<<<<<< yours") + 1
+    assert f"{variables}:{line}  a conflict marker is left" in half.stderr
+    assert snapshot(repo) == before
+
+    text = variables.read_text()
+    start, end = text.index("<<<<<<< yours\n"), text.index(">>>>>>> gpuplat gke-cluster 1.1.0\n")
+    both = '  default     = { team = "ml", managed-by = "gpuplat" }\n'
+    variables.write_text(
+        text[:start] + both + text[end + len(">>>>>>> gpuplat gke-cluster 1.1.0\n") :]
+    )
+    done = run("vendor", "upgrade", repo, "--modules", PAIRS, "--resolved", copy)
+    assert done.exit_code == 0, done.stderr
+    assert both in (repo / NEW / "variables.tf").read_text()
+    assert not (repo / OLD).exists()
+    assert run("vendor", "--check", repo).exit_code == 0
+    lock = json.loads((repo / INTO / "gpuplat-vendor.lock.json").read_text())
+    assert lock["modules"]["gke-cluster"]["version"] == "1.1.0"

@@ -16,7 +16,7 @@ from gpuplat.errors import ExitCode
 from gpuplat.releases.versions import Release, latest, release_files
 from tests.support.cli import run
 from tests.support.specs import project
-from tests.vendoring.repos import INTO, ROOT, edit, make_repo, snapshot, validate
+from tests.vendoring.repos import INTO, ROOT, edit, hand_call, make_repo, snapshot, validate
 
 GKE_LATEST = latest("gke-cluster").version
 
@@ -73,6 +73,7 @@ def test_conflicting_pins_are_reported_at_their_lines_before_anything_is_written
     tmp_path: Path,
 ) -> None:
     repo = make_repo(tmp_path / "repo", terraform="~> 1.5.0", aws="< 5.0", google=">= 5.0, < 6.0")
+    hand_call(repo, ROOT, "eks-cluster", EKS_CLUSTER)  # the prod root calls the modules
     before = snapshot(repo)
     result = run("vendor", repo, "--modules", f"{EKS},gke-cluster", "--into", INTO)
     assert result.exit_code == ExitCode.CONFLICT, result.stderr

@@ -38,9 +38,22 @@ def test_l4_time_sliced_replica_gets_half_a_node(tmp_path: Path) -> None:
     )
     assert plan.weights.size_limit == "9Gi"
     assert plan.grace_seconds == 15 + 120
-    # prod keeps a fixed 2 replicas warm: no scale to zero, and no HPA on GKE (no metrics API).
-    assert plan.autoscale == "none"
-    assert (plan.replicas_min, plan.replicas_max) == (2, 2)
+    # prod keeps 2 replicas warm and scales to 16 on the queue, read from Google Managed
+    # Prometheus with the KEDA operator's Workload Identity.
+    assert plan.autoscale == "keda"
+    assert (plan.replicas_min, plan.replicas_max) == (2, 16)
+    scaler = plan.scaler
+    assert scaler is not None and scaler.http is None and scaler.queue is not None
+    assert (scaler.min_replicas, scaler.max_replicas) == (2, 16)
+    assert scaler.queue.query == 'sum(vllm:num_requests_waiting{namespace="chat"})'
+    assert scaler.queue.auth_provider == "gcp"
+    assert scaler.queue.address == (
+        "https://monitoring.googleapis.com/v1/projects/acme-inference-prod/location/global/prometheus"
+    )
+    # Scale-out: node start 600 s + pull 240 s + copy 17 s + load 17 s (6.5 GB at 400 MB/s);
+    # scale-down waits at least that long, so no oscillation pays for a cold start.
+    assert scaler.scale_out_seconds == 600 + 240 + 17 + 17
+    assert scaler.behavior.down_window_seconds == scaler.scale_out_seconds
 
 
 def test_dev_scales_to_zero(tmp_path: Path) -> None:

@@ -51,7 +51,10 @@ clusters:
 environments:
   - name: dev
 """
-HPA = "    autoscaling:\n      metric: vllm:num_requests_waiting\n      target: 4\n"
+HPA = (
+    "    autoscaling:\n      metric: vllm:num_requests_waiting\n      target: 4\n"
+    "      prometheus_address: http://prometheus.monitoring:9090\n"
+)
 KEDA = HPA + "    scale_to_zero: true\n"
 
 
@@ -71,21 +74,24 @@ def plans(tmp_path: Path, scaling: str, eu_role: str, eu_extra: str = "") -> dic
 
 
 def bounds(plan: ServingPlan) -> tuple[str, int, int, tuple[int, int] | None, int | None]:
-    hpa = (plan.hpa.min_replicas, plan.hpa.max_replicas) if plan.hpa else None
-    keda = plan.zero.max_replicas if plan.zero else None
-    return plan.role, plan.replicas_min, plan.replicas_max, hpa, keda
+    """Role, Deployment bounds, the queue trigger's bounds, and the HTTP (0..max) trigger's max."""
+    scaler = plan.scaler
+    queue = (scaler.min_replicas, scaler.max_replicas) if scaler and not scaler.http else None
+    zero = scaler.max_replicas if scaler and scaler.http else None
+    return plan.role, plan.replicas_min, plan.replicas_max, queue, zero
 
 
 def test_hpa_roles_active_warm_cold(tmp_path: Path) -> None:
     by = plans(tmp_path, HPA, "warm", "        warm_replicas: 2\n")
-    # active: min..max under the HPA; warm: warm_replicas..max under the HPA; the default role
-    # of a later cluster is cold: 0 replicas and no HPA (an HPA cannot hold 0).
+    # active: min..max on the queue (KEDA); warm: warm_replicas..max on the queue; the default role
+    # of a later cluster is cold: 0 replicas and no scaler (only scale_to_zero starts from 0).
     assert bounds(by["us"]) == ("active", 1, 4, (1, 4), None)
     assert bounds(by["eu"]) == ("warm", 2, 4, (2, 4), None)
     assert bounds(by["asia"]) == ("cold", 0, 0, None, None)
     args = model_server_args(by["eu"])
     assert args["replicas"] == {"min": 2, "max": 4}
-    assert args["hpa"]["min_replicas"] == 2  # type: ignore[index]
+    zero = server_view(by["eu"])["zero"]
+    assert zero["replicas"] == {"min": 2, "max": 4}  # type: ignore[index]
     assert "warm standby" in str(server_view(by["eu"])["role_text"])
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gpuplat.spec.load import load_project
 from gpuplat.workload.capacity import left_for, placeable
-from gpuplat.workload.rollout import rollout
+from gpuplat.workload.rollout import rollout, running_at_rollout
 from gpuplat.workload.serving import plan_workload
 from tests.support.cli import run
 
@@ -54,13 +54,15 @@ workloads:
     model: {source: gs://m/big, size_gb: 30, mount: gcsfuse}
     gpus: 3
     pool: a100
-    replicas: {min: 1, max: 4}
+    replicas: {min: 0, max: 4}
+    scale_to_zero: true
     clusters: [gpu]
   - name: small
     image: vllm/vllm-openai:v0.11.0
     model: {source: gs://m/small, size_gb: 5, mount: gcsfuse}
     accelerator: A100-40GB
-    replicas: {min: 1, max: MAX}
+    replicas: {min: 0, max: MAX}
+    scale_to_zero: true
     clusters: [gpu]
 environments:
   - name: dev
@@ -116,9 +118,35 @@ def test_over_subscribed_shared_pools_are_refused(tmp_path: Path) -> None:
     assert (
         'Error: workloads big, small may take 35 GPU units of cluster "gpu" at their '
         "replicas.max; pools a100, a100-spot hold 34 at max_nodes\n"
-        "  gpuplat.yaml:32:29  workloads[1].replicas.max\n"
+        "  gpuplat.yaml:33:29  workloads[1].replicas.max\n"
         "  big: 4 replicas x 3 GPU unit(s) = 12 on a100\n"
         "  small: 23 replicas x 1 GPU unit(s) = 23 on a100, a100-spot\n"
     ) in result.stderr
     (tmp_path / "gpuplat.yaml").write_text(SHARED.replace("MAX", "22"))
     assert run("validate", cwd=tmp_path).exit_code == 0
+
+
+def test_fixed_replica_surges_when_its_fixed_count_leaves_room(tmp_path: Path) -> None:
+    """Without a metric nothing scales "big" past replicas.min (1): with small at max 20, big can
+    count on 32 - 20 = 12 units = 4 replicas, so with 1 running a second one fits and a rollout
+    must not take the only replica down (it did when the decision counted replicas.max 4)."""
+    (tmp_path / "gpuplat.yaml").write_text(
+        SHARED.replace("MAX", "20").replace(
+            "    replicas: {min: 0, max: 4}\n    scale_to_zero: true\n",
+            "    replicas: {min: 1, max: 4}\n",
+        )
+    )
+    spec = load_project(tmp_path, ["dev"]).envs["dev"].spec
+    assert not spec.workloads[0].scale_to_zero
+    big = plan_workload(spec, spec.workloads[0], spec.clusters[0])
+    assert (big.rollout.max_surge, big.rollout.max_unavailable) == (1, 0)
+    assert "with 1 running (fixed: no autoscaler) one more fits" in big.rollout.reason
+    # Scaled by KEDA the same workload may be at 4 when the rollout starts: no surge.
+    spec = shared(tmp_path, 20)
+    assert plan_workload(spec, spec.workloads[0], spec.clusters[0]).rollout.max_surge == 0
+
+
+def test_running_at_rollout_counts_the_fixed_count() -> None:
+    assert running_at_rollout(1, 2, scaled=False) == 1
+    assert running_at_rollout(1, 2, scaled=True) == 2
+    assert running_at_rollout(0, 0, scaled=False) == 1

@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from gpuplat.errors import GpuplatError, user_files
-from gpuplat.releases.versions import Release, release_files
-from gpuplat.vendoring.cdktf import ModuleSpec, constructs_file
+from gpuplat.vendoring.constructs import LANGUAGES, constructs_text
 from gpuplat.vendoring.disk import write_file
-from gpuplat.vendoring.interface import read_interface
 from gpuplat.vendoring.lock import GeneratedRecord, lock_text, read_lock
-from gpuplat.vendoring.state import disk_files, rel
-
-LANGUAGES = {"python": "cdktf/python/gpuplat_modules.py"}
-"""Language -> where its constructs go, inside the vendor folder."""
-
-
-def _summary(name: str, version: str) -> str:
-    readme = release_files(Release(name, version)).get("README.md", "")
-    paragraphs = [p for p in readme.split("\n\n") if p.strip() and not p.startswith("#")]
-    return " ".join(paragraphs[0].split()) if paragraphs else ""
+from gpuplat.vendoring.state import rel
 
 
 def write_constructs(dest: Path, into: str | None, language: str) -> list[str]:
@@ -38,25 +26,32 @@ def write_constructs(dest: Path, into: str | None, language: str) -> list[str]:
     if language not in LANGUAGES:
         raise GpuplatError(f"no CDKTF constructs for {language}", hint="use python")
     vendor, lock_path = locate_lock(dest, into)
-    target = vendor / LANGUAGES[language]
-    with user_files(f"write the CDKTF constructs into {target.parent}"):
+    with user_files(f"write the CDKTF constructs into {vendor / LANGUAGES[language]}"):
         lock = read_lock(lock_path)
-        modules = []
-        for name, record in sorted(lock.modules.items()):
-            folder = lock.module_dir(vendor, name)
-            modules.append(
-                ModuleSpec(
-                    name,
-                    record.version,
-                    _summary(name, record.version),
-                    Path(os.path.relpath(folder, target.parent)).as_posix(),
-                    read_interface(disk_files(folder)),
-                )
-            )
-        text = constructs_file(modules)
+        target, text = constructs_text(vendor, lock, language)
         write_file(target, text)
         path = rel(target, dest)
         command = f"gpuplat vendor {dest} --cdktf {language}"
         lock.generated[path] = GeneratedRecord(text.splitlines(), command)
         write_file(lock_path, lock_text(lock))
     return [path]
+
+
+def rewrite_recorded(dest: Path, into: str | None) -> list[str]:
+    """Write again the constructs the lock records (after an upgrade moved the versions).
+
+    Raises:
+        GpuplatError: No lock.
+        FileError: A read or write failed.
+    """
+    from gpuplat.app.vendor import locate_lock
+
+    vendor, lock_path = locate_lock(dest, into)
+    with user_files(f"read {lock_path}"):
+        lock = read_lock(lock_path)
+    return [
+        path
+        for language in LANGUAGES
+        if rel(vendor / LANGUAGES[language], dest) in lock.generated
+        for path in write_constructs(dest, into, language)
+    ]

@@ -67,16 +67,21 @@ def report_lines(env: str, plan: Failover) -> list[str]:
         return [f"{head}: refused, the target cannot hold it"] + [f"  - {r}" for r in plan.reasons]
     assert plan.up is not None
     lines = [f"{head}: the target can hold it; in this order, never both down:"]
-    deploy = f"-n {plan.namespace} deployment/{plan.workload}"
+    deploy = f"deployment/{plan.workload} (namespace {plan.namespace})"
     for phase, move in [(1, plan.up), *((2, m) for m in plan.downs)]:
         lines += [move_line(phase, move), *_apply_lines(env, plan.workload, move)]
         if move.replace:
+            # No autoscaler changes this count: the plan replaces the Deployment (README,
+            # "Failover"); a `kubectl scale` would be undone by nothing and is not needed.
             lines.append(
-                f"    kubectl scale {deploy} --replicas={move.replicas[0]}"
-                "   (the Deployment leaves its count to the autoscaler once it exists)"
+                f"    the plan replaces {deploy}: the new one starts at {move.replicas[0]} "
+                f"replica{'s' if move.replicas[0] != 1 else ''}"
             )
         if phase == 1:
-            lines.append(f"    kubectl rollout status {deploy}   (wait: ready before phase 2)")
+            lines.append(
+                "    the apply returns once the new pods are ready (terraform waits for the "
+                "rollout): only then phase 2"
+            )
     return lines
 
 

@@ -1,4 +1,4 @@
-"""`gpuplat migrate`: move state from one root per environment and stage (gpuplat 0.1) into
+"""`gpuplat migrate`: move state from one root per environment and stage (the old layout) into
 each cluster's own roots.
 
 Module labels did not change with the layout (``cluster_<name>``, ``pool_<cluster>_<pool>``,

@@ -160,6 +160,7 @@ def _planned_or_raise(plan: ClusterPlan, cluster: str) -> None:
         raise GpuplatError(
             f"the target {cluster} could not be planned: {plan.error}",
             hint=plan.error.hint,
+            exit_code=plan.error.exit_code,  # terraform failed: 6, as `plan` says it
             details=tuple(plan.error.details),
         )
 
@@ -173,7 +174,7 @@ def _warm_floor(
     An autoscaler would start the target at its minimum, 0 for KEDA: the first requests after
     the move would wait for a node, the pull and the weights on the cloud moved to."""
     serving = next(p for p in serving_plans(env, to) if p.name == workload)
-    if serving.hpa is None and serving.zero is None:
+    if serving.scaler is None:
         return 0
 
     def running(cluster: str) -> int:

@@ -24,7 +24,10 @@ def report_lines(env: str, fits: list[WorkloadFit]) -> list[str]:
     """The report as text: one line per workload and cluster, reasons indented under it."""
     lines = [f"{env}:"]
     for fit in fits:
-        lines.append(f"  {fit.workload} ({fit.gpus} GPU{'s' if fit.gpus != 1 else ''} a replica)")
+        # A MIG slice or a share of a GPU is named as such, never as a GPU.
+        plural = f"{fit.gpus} GPU{'s' if fit.gpus != 1 else ''}"
+        each = fit.unit.each(fit.gpus) if fit.unit is not None else plural
+        lines.append(f"  {fit.workload} ({each} a replica)")
         width = max(len(c.cluster) for c in fit.clusters) + 2
         for c in fit.clusters:
             where = "placed" if c.listed else "not placed"

@@ -152,7 +152,7 @@ def render_project(
         FileError: The operating system refused a write (e.g. a read-only folder); the
             previous tree is left as it was.
     """
-    with runlock.hold(root, "render", "cannot render"):
+    with runlock.hold(root, "render", "cannot render", reading=check or dry_run):
         writer.recover(root)
         if not check and (root / "gpuplat.yaml").is_file():
             done = unchanged(root, envs)
@@ -227,18 +227,26 @@ def write_manifests(
         GpuplatError: ``folder`` holds files gpuplat did not write.
         FileError: The operating system refused a write.
     """
+    from gpuplat.app import manifests_dir
     from gpuplat.manifests.objects import MARKER, build_manifests
 
     files = {
         path: text for env in project.envs.values() for path, text in build_manifests(env).items()
     }
+    if (folder.exists() and any(folder.iterdir())) and not (folder / MARKER).is_file():
+        writer.refuse_foreign(folder)
+    others, users = manifests_dir.merge(
+        folder, MARKER, files, project.envs, all_envs=set(project.envs) >= set(project.all_envs)
+    )
+    files.update(others)
     if layout != "plain":
         from gpuplat.manifests.gitops import layout as lay_out
 
         files = lay_out(files, layout, gitops)  # type: ignore[arg-type]
     refuse_invalid_custom_resources(folder, files)
+    marker = manifests_dir.marker_text(files)
     with user_files(f"write the manifests to {folder}"):
-        return len(files), writer.replace_dir(folder, files, MARKER)
+        return len(files), writer.replace_dir(folder, {**files, **users}, MARKER, marker)
 
 
 def refuse_invalid_custom_resources(folder: Path, files: dict[str, str]) -> None:

@@ -31,6 +31,7 @@ from gpuplat.vendoring.lock import (
     read_lock,
     record_file,
 )
+from gpuplat.vendoring.resolve import resolved_files
 from gpuplat.vendoring.state import disk_files, drift, rel
 
 
@@ -159,6 +160,7 @@ def upgrade(
     *,
     dry_run: bool = False,
     conflict_copy: Path | None = None,
+    resolved: Path | None = None,
 ) -> UpgradeResult:
     """Move the vendored modules of ``dest`` to the versions gpuplat (or the spec) uses.
 
@@ -187,6 +189,8 @@ def upgrade(
         for name, version in _targets(root, lock, modules).items():
             if version != lock.modules[name].version:
                 result.modules.append(_merge_module(dest, vendor, lock, name, version))
+    if resolved is not None:
+        _use_resolved(vendor, lock, resolved, result.modules)
     conflicts = [(m, f, c) for m in result.modules for f, c in m.conflicts]
     if conflicts:
         if conflict_copy is not None:
@@ -212,6 +216,10 @@ def upgrade(
             )
         lock.gpuplat = __version__
         write_file(lock_path, lock_text(lock))
+    from gpuplat.app.cdktf import rewrite_recorded
+
+    # The CDKTF constructs name the module folders: they follow the new versions.
+    result.sources += rewrite_recorded(dest, into)
     result.written = True
     return result
 
@@ -251,6 +259,29 @@ def _repoint(dest: Path, vendor: Path, lock: VendorLock, ups: list[ModuleUpgrade
     return done
 
 
+def _use_resolved(vendor: Path, lock: VendorLock, folder: Path, ups: list[ModuleUpgrade]) -> None:
+    """Take the hand-resolved merge of every conflicting module from ``folder``."""
+    problems: list[str] = []
+    with user_files(f"read the resolved merge in {folder}"):
+        for up in ups:
+            if not up.conflicts:
+                continue
+            expected = set(up.texts) | set(up.merged)
+            files, unresolved = resolved_files(folder, up.name, up.new, expected)
+            problems += [u.line() for u in unresolved]
+            if unresolved:
+                continue
+            up.texts, up.conflicts, up.merged = files, [], {}
+            up.impact = impact(disk_files(lock.module_dir(vendor, up.name)), up.texts)
+    if problems:
+        raise ConflictError(
+            f"the resolved merge in {folder} is not complete; nothing written",
+            hint="remove every conflict marker (keep the lines you want of both sides), then "
+            "run the same upgrade with --resolved again",
+            details=tuple(problems),
+        )
+
+
 def _write_conflict_copy(folder: Path, ups: list[ModuleUpgrade]) -> None:
     for up in ups:
         files = dict(up.texts)
@@ -280,7 +311,10 @@ def _conflicted(
         "`gpuplat vendor --accept`, then upgrade again"
     )
     if copy:
-        hint += f"; the merge with conflict markers is in {copy}"
+        hint += (
+            f"; or edit the merge with conflict markers in {copy} and run the same upgrade "
+            f"with --resolved {copy}"
+        )
     else:
         hint += "; --conflicts DIR writes the merge with conflict markers into DIR"
     return ConflictError(
@@ -288,63 +322,3 @@ def _conflicted(
         hint=hint,
         details=tuple(details),
     )
-
-
-def report(result: UpgradeResult) -> list[str]:
-    """What the upgrade changes, for a person: per module versions, edits, infrastructure."""
-    lines: list[str] = []
-    for up in result.modules:
-        lines.append(f"{up.name} {up.old} -> {up.new}  ({up.folder})")
-        lines += [f"  kept your edit: {p}" for p in up.kept_edits]
-        lines += [f"  stays deleted (changed upstream): {p}" for p in up.still_deleted]
-        if up.impact is not None:
-            lines += _impact_lines(up.impact)
-    return lines
-
-
-_SHOWN = 8
-"""Arguments listed per resource; forcing ones come first."""
-_ACTIONS = {
-    "create": "created",
-    "destroy": "DESTROYED",
-    "replace": "REPLACED (destroyed and created again)",
-    "unknown": "changed; may be replaced (not known: check `terraform plan`)",
-    "instances": "instances created or destroyed (count / for_each changed)",
-    "update": "updated in place",
-}
-
-
-def _impact_lines(found: Impact) -> list[str]:
-    lines: list[str] = []
-    if found.variables_added:
-        lines.append(
-            "  variables added: "
-            + ", ".join(f"{n} (required)" if req else n for n, req in found.variables_added)
-        )
-    if found.variables_removed:
-        lines.append("  variables removed: " + ", ".join(found.variables_removed))
-    if found.defaults_changed:
-        lines.append("  variable defaults changed: " + ", ".join(found.defaults_changed))
-    if found.outputs_added or found.outputs_removed:
-        lines.append(
-            "  outputs: "
-            + ", ".join(
-                [f"+{o}" for o in found.outputs_added] + [f"-{o}" for o in found.outputs_removed]
-            )
-        )
-    for change in found.resources:
-        shown = [
-            f"{a.path}"
-            + (f" via {a.via}" if a.via else "")
-            + (" (forces replacement)" if a.effect == "replace" else "")
-            for a in change.args
-        ]
-        shown = list(dict.fromkeys(shown))
-        more = len(shown) - _SHOWN
-        args = ", ".join(shown[:_SHOWN]) + (f" and {more} more" if more > 0 else "")
-        lines.append(
-            f"  {change.address}: {_ACTIONS[change.action]}" + (f": {args}" if args else "")
-        )
-    if not lines:
-        lines.append("  no change to variables, outputs or resources")
-    return lines

@@ -20,6 +20,15 @@ class ValidateResult:
     strict: bool
 
     @property
+    def valid_envs(self) -> tuple[str, ...]:
+        """The environments checked that have no error (a base-spec error counts for all)."""
+        failing = [d for d in self.diagnostics if d.is_error or self.strict]
+        if any(not d.envs for d in failing):
+            return ()
+        bad = {e for d in failing for e in d.envs}
+        return tuple(e for e in self.envs if e not in bad)
+
+    @property
     def errors(self) -> int:
         return sum(1 for d in self.diagnostics if d.is_error)
 
@@ -48,6 +57,7 @@ class ValidateResult:
         return {
             "valid": self.ok,
             "environments": list(self.envs),
+            "valid_environments": list(self.valid_envs),
             "errors": self.errors,
             "warnings": self.warnings,
             "diagnostics": [d.to_json() for d in self.diagnostics],
@@ -63,5 +73,8 @@ def validate_project(root: Path, envs: Sequence[str], *, strict: bool) -> Valida
     try:
         project = load_project(root, envs, strict=strict)
     except SpecError as exc:
-        return ValidateResult(tuple(envs), tuple(exc.diagnostics), strict)
+        from gpuplat.spec.load import declared_environments
+
+        checked = tuple(envs) or declared_environments(root)
+        return ValidateResult(checked, tuple(exc.diagnostics), strict)
     return ValidateResult(tuple(project.envs), tuple(project.warnings), strict)

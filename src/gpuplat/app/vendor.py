@@ -15,7 +15,7 @@ from gpuplat import __version__
 from gpuplat.errors import ConflictError, GpuplatError, RefusedError, StaleError, user_files
 from gpuplat.releases.lock import sha256
 from gpuplat.releases.versions import Release, latest, release_files, release_hashes
-from gpuplat.vendoring.compat import clashes, module_pins
+from gpuplat.vendoring.compat import Clash, calling_folders, clashes, module_pins
 from gpuplat.vendoring.destination import read_repository
 from gpuplat.vendoring.disk import write_file, write_folder
 from gpuplat.vendoring.lock import (
@@ -156,14 +156,18 @@ def vendor(
     with user_files(f"read the Terraform of {dest}"):
         files, unreadable = read_repository(dest, skip=(vendor_dir,))
     result.unreadable = [f"{rel(u.path, dest)}:{u.line}: {u.reason}" for u in unreadable]
-    found = clashes(dest, files, [module_pins(r) for r in releases])
+    callers = (
+        []
+        if calls is None
+        else [calls.folder if calls.folder.is_absolute() else dest / calls.folder]
+    )
+    within = calling_folders(files, vendor_dir, callers)
+    found = clashes(dest, files, [module_pins(r) for r in releases], within)
     if found and not ignore_constraints:
         raise ConflictError(
             f"{len(found)} version constraint{'s' if len(found) != 1 else ''} of {dest} "
             f"conflict{'' if len(found) != 1 else 's'} with the vendored modules; nothing written",
-            hint="widen the repository's constraint so that both can hold (Terraform would "
-            "refuse to init a root that calls the module), or vendor anyway with "
-            "--ignore-constraints",
+            hint=_clash_hint(found),
             details=tuple(c.line() for c in found),
         )
     folders = {r: lock.module_dir(vendor_dir, r.name, r.version) for r in new}
@@ -185,6 +189,22 @@ def vendor(
         lock.gpuplat = __version__
         write_file(lock_path, lock_text(lock))
     return result
+
+
+def _clash_hint(found: Sequence[Clash]) -> str:
+    """Forward, never back: a repository on a newer provider major needs newer modules."""
+    tail = "Terraform would refuse to init a root that calls the modules; vendor anyway with --ignore-constraints"
+    if all(c.repository_is_newer for c in found):
+        return (
+            "the repository is on a newer major than these module versions allow: keep it, and "
+            "vendor module versions that allow it (`gpuplat vendor upgrade`, or a newer gpuplat); "
+            + tail
+        )
+    return (
+        "the roots that call the modules must allow a version both accept: raise the "
+        "repository's lower bound to the modules' (or vendor module versions that allow "
+        "yours); " + tail
+    )
 
 
 def _not_in_the_way(folder: Path, release: Release, dest: Path) -> None:
@@ -263,6 +283,19 @@ def check(dest: Path, into: str | None = None) -> tuple[str, int]:
         found = drift(dest, vendor_dir, lock)
     if not found.clean:
         raise _drifted(dest, found)
+    from gpuplat.vendoring.constructs import stale_constructs
+
+    with user_files(f"read the vendored copy in {vendor_dir}"):
+        stale = stale_constructs(dest, vendor_dir, lock)
+    if stale:
+        versions = ", ".join(f"{n} {m.version}" for n, m in sorted(lock.modules.items()))
+        raise StaleError(
+            f"the CDKTF constructs do not call the vendored versions ({versions})",
+            hint="write them again: "
+            + "; ".join(lock.generated[p].command for p in stale)
+            + " (`gpuplat vendor upgrade` does it)",
+            details=tuple(stale),
+        )
     count = sum(len(m.files) for m in lock.modules.values()) + len(lock.generated)
     return rel(lock_path, dest), count
 

@@ -54,6 +54,10 @@ class CapacityBilling(Record):
     as_of: AsOf
     unknown: Text | None = None
     note: Text | None = None
+    most_of_on_demand: Num | None = None
+    """The most this capacity type can cost as a share of on-demand (GCE spot: 0.4, its
+    published 60-91 % discount), a bound on a price that moves."""
+    most_source: Text | None = None
 
     @model_validator(mode="after")
     def _unknown_says_why(self) -> CapacityBilling:

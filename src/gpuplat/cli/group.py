@@ -13,10 +13,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from gpuplat import __version__
+from gpuplat.cli.habits import hoist_project_option, project_root, usage_hint
 from gpuplat.console import Console
 from gpuplat.errors import ExitCode, GpuplatError, file_error
+from gpuplat.interrupt import interrupted
 
 
 @dataclass
@@ -28,12 +31,37 @@ class App:
     debug: bool
 
 
+_STANDALONE = [False]
+"""Whether :func:`main` runs: gpuplat is the process, not a call inside another program's."""
+
+
 class _Group(click.Group):
     """Turns results and errors of every command into exit codes, in one place."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        # Ctrl-C while the command line is parsed: the same one "Interrupted." as later on,
+        # not click's "Aborted!" and exit 1.
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            raise SystemExit(interrupted(process=_STANDALONE[0])) from None
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.parent is None:
+            args = hoist_project_option(args)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             result = super().invoke(ctx)
+        except click.UsageError as exc:
+            raise usage_hint(exc, exc.ctx.command if exc.ctx else None) from None
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except GpuplatError as exc:
@@ -44,8 +72,10 @@ class _Group(click.Group):
             console.error(exc, strict=bool(ctx.meta.get("strict")))
             ctx.exit(int(exc.exit_code))
         except KeyboardInterrupt:
-            Console().say("Interrupted.")
-            ctx.exit(int(ExitCode.INTERRUPTED))
+            ctx.exit(interrupted(process=_STANDALONE[0]))
+        except BrokenPipeError:
+            # The reader went away (`gpuplat graph | head -1`): end quietly, as Unix tools do.
+            ctx.exit(closed_pipe())
         except OSError as exc:
             app = ctx.find_object(App)
             console = app.console if app else Console()
@@ -62,6 +92,21 @@ class _Group(click.Group):
         if isinstance(result, int) and result:
             ctx.exit(result)
         return result
+
+
+CLOSED_PIPE = 128 + int(signal.SIGPIPE)
+"""Exit status of a command whose stdout was closed by its reader: what a shell reports for a
+Unix tool that SIGPIPE ended (141), so `set -o pipefail` sees it and nothing else does."""
+
+
+def closed_pipe() -> int:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail again; return 141."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+    return CLOSED_PIPE
 
 
 def _internal_error(console: Console, debug: bool) -> None:
@@ -97,7 +142,10 @@ def _internal_error(console: Console, debug: bool) -> None:
 @click.pass_context
 def cli(ctx: click.Context, project_dir: Path, debug: bool, no_color: bool) -> None:
     """gpuplat: one spec of a GPU platform -> versioned Terraform -> plan/apply per environment."""
-    ctx.obj = App(project_dir, Console(color=False if no_color else None), debug)
+    explicit = ctx.get_parameter_source("project_dir") is not ParameterSource.DEFAULT
+    console = Console(color=False if no_color else None)
+    ctx.obj = App(project_dir, console, debug)
+    ctx.obj.root = project_root(project_dir, explicit, ctx.invoked_subcommand)
 
 
 def main() -> NoReturn:
@@ -105,5 +153,9 @@ def main() -> NoReturn:
     # CI runners cancel with SIGTERM: take the same graceful path as Ctrl-C, so Terraform is
     # stopped cleanly and its state lock released.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    cli.main(prog_name="gpuplat")
+    _STANDALONE[0] = True
+    try:
+        cli.main(prog_name="gpuplat")
+    except BrokenPipeError:  # help or version text written into a closed pipe
+        raise SystemExit(closed_pipe()) from None
     raise SystemExit(0)  # pragma: no cover - cli.main always exits in standalone mode

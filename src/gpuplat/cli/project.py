@@ -95,7 +95,8 @@ def validate(ctx: click.Context, envs: tuple[str, ...], as_json: bool, strict: b
     "--manifests",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Also write plain Kubernetes YAML per env and cluster into this folder.",
+    help="Also write plain Kubernetes YAML per env and cluster into this folder (relative to "
+    "the project); files you add there are kept.",
 )
 @click.option(
     "--layout",
@@ -132,6 +133,8 @@ def render(
     """Render versioned modules and per-environment roots from the spec."""
     from gpuplat.app.render import gitops_source, render_project
 
+    if manifests is not None and not manifests.is_absolute():
+        manifests = app.root / manifests  # -C PROJECT: DIR is inside the project, as envs/ is
     gitops = gitops_source(app.root, manifests, layout, repo_url, revision, repo_path)
     result = render_project(
         app.root,
@@ -152,7 +155,8 @@ def render(
     for change in result.changes:
         app.console.say(f"  {verb}{change.action} {change.path}")
     for path in result.edited_roots:
-        app.console.say(f"Warning: {path} was edited by hand; gpuplat owns it and rewrote it")
+        rewrote = "would rewrite it (--dry-run: nothing written)" if dry_run else "rewrote it"
+        app.console.say(f"Warning: {path} was edited by hand; gpuplat owns it and {rewrote}")
     envs_text = ", ".join(result.envs)
     if check:
         app.console.say(f"up to date: {envs_text}")

@@ -42,7 +42,10 @@ _CLUSTER_OPTION = click.option(
     "own roots and state, so one cloud runs with only its own credentials.",
 )
 _STAGE_OPTION = click.option(
-    "--stage", type=click.Choice(["infra", "platform", "serving"]), default=None
+    "--stage",
+    type=click.Choice(["infra", "platform", "serving"]),
+    default=None,
+    help="Only this stage (default: every stage, in order infra, platform, serving).",
 )
 
 
@@ -196,7 +199,12 @@ def destroy(
 @_STAGE_OPTION
 @_CLUSTER_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print what drifted as JSON on stdout.")
-@click.option("--parallel", default=4, show_default=True)
+@click.option(
+    "--parallel",
+    default=4,
+    show_default=True,
+    help="Clusters (of any environment) checked at once.",
+)
 @_TERRAFORM_OPTION
 @click.pass_obj
 def drift(
@@ -283,7 +291,8 @@ def output(
 @_TERRAFORM_OPTION
 @click.pass_obj
 def migrate(app: App, env: str, terraform_bin: str | None) -> int:
-    """Move ENV's state from one root per stage (gpuplat 0.1) into each cluster's own roots."""
+    """Move ENV's state from the old layout (one root per stage holding every cluster,
+    envs/ENV/STAGE/) into each cluster's own roots (envs/ENV/CLUSTER/STAGE/)."""
     from gpuplat.app.migrate import migrate_env
     from gpuplat.progress import Progress
     from gpuplat.workspace import terraform_binary

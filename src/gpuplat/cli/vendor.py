@@ -13,7 +13,7 @@ STAGES = ("infra", "platform", "serving")
 
 
 class _DefaultGroup(click.Group):
-    """``gpuplat vendor DEST`` runs the hidden ``copy`` command; ``vendor upgrade`` its own."""
+    """``gpuplat vendor DEST`` runs ``copy`` (``vendor copy DEST`` too); ``vendor upgrade`` its own."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
@@ -39,7 +39,7 @@ def _split(value: str | None) -> tuple[str, ...]:
     return tuple(v.strip() for v in (value or "").split(",") if v.strip())
 
 
-@vendor.command("copy", hidden=True)
+@vendor.command("copy")
 @click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--modules", default=None, help="Modules to vendor: a,b or a@1.0.0 (default: the spec's)."
@@ -151,6 +151,13 @@ def copy(
     default=None,
     help="On conflict, write the merge with conflict markers into this folder.",
 )
+@click.option(
+    "--resolved",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Take the conflicting modules' merge from this folder (a --conflicts folder, "
+    "markers edited away).",
+)
 @click.pass_obj
 def upgrade(
     app: App,
@@ -159,13 +166,20 @@ def upgrade(
     into: str | None,
     dry_run: bool,
     conflict_copy: Path | None,
+    resolved: Path | None,
 ) -> int:
     """Move vendored modules to the versions gpuplat (or the spec) uses, keeping local edits."""
-    from gpuplat.app.upgrade import report
     from gpuplat.app.upgrade import upgrade as upgrade_app
+    from gpuplat.app.upgrade_report import report
 
     result = upgrade_app(
-        dest, app.root, into, _split(modules), dry_run=dry_run, conflict_copy=conflict_copy
+        dest,
+        app.root,
+        into,
+        _split(modules),
+        dry_run=dry_run,
+        conflict_copy=conflict_copy,
+        resolved=resolved,
     )
     if not result.modules:
         app.console.say("up to date: every vendored module is at the version gpuplat uses")

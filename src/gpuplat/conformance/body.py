@@ -57,7 +57,11 @@ class BodyChecker:
                 continue
             block_type = schema.block_types.get(block.type)
             if block_type is None:
-                self._not_a_block(block.type, block.line, schema, path, meta)
+                written = schema.attributes.get(block.type)
+                if written is not None and written.as_blocks is not None and not block.labels:
+                    self.check(block.body, written.as_blocks, block.line, f"{path}{block.type}.")
+                else:
+                    self._not_a_block(block.type, block.line, schema, path, meta)
                 continue
             counts.setdefault(block.type, []).append(block.line)
             self._labels(block, block_type, path)
@@ -108,7 +112,7 @@ class BodyChecker:
             elif spec.nested is not None:
                 self._nested(attr.value, spec.nested, attr.line, f"{path}{attr.name}.")
         for name, spec in schema.attributes.items():
-            if spec.required and name not in seen:
+            if spec.required and name not in seen and not (spec.as_blocks and body.blocks_of(name)):
                 self.out.add(
                     line, "missing-required", self.address, f"required attribute {_at(path, name)}"
                 )
@@ -204,6 +208,11 @@ class BodyChecker:
         for extra in contents[1:]:
             self.out.add(extra.line, "block-count", self.address, f"`{where}content` given twice")
         block_type = schema.block_types.get(name)
+        written = schema.attributes.get(name)
+        if block_type is None and written is not None and written.as_blocks is not None:
+            for content in contents:
+                self.check(content.body, written.as_blocks, content.line, f"{path}{name}.")
+            return name
         if block_type is None:
             self._not_a_block(name, block.line, schema, path, ())
             return None

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from gpuplat.conformance import builtin
+from gpuplat.conformance.aliases import undeclared_aliases
 from gpuplat.conformance.body import BodyChecker
 from gpuplat.conformance.hclread import Block, Body, HclParseError, parse_file
 from gpuplat.conformance.manifests import MANIFEST, CustomResources
@@ -303,12 +304,15 @@ def check(
     errors: list[Violation] = []
     notes: list[Violation] = []
     files = blocks = 0
+    checked: list[Path] = []
     for path in iter_tf_files(paths):
         checker = FileChecker(path, schemas, modules, custom, rules)
         for found in checker.run():
             (notes if found.severity == "note" else errors).append(found)
         files += 1
         blocks += checker.blocks
+        checked.append(path)
+    errors.extend(undeclared_aliases(checked))
     in_yaml, manifests = check_yaml(paths, custom.result)
     errors.extend(in_yaml)
     counts = rules.counts() if rules is not None else {}

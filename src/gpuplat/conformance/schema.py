@@ -33,6 +33,10 @@ class AttributeSchema:
     computed: bool = False
     deprecated: bool = False
     nested: NestedAttributes | None = None
+    as_blocks: BlockSchema | None = None
+    """For a list or set of objects: the block its elements may also be written as
+    (Terraform's attributes-as-blocks, e.g. ``aws_security_group``'s ``ingress { ... }``),
+    every object attribute optional."""
 
     @property
     def computed_only(self) -> bool:
@@ -115,6 +119,29 @@ def convert_attribute(raw: JsonObject) -> AttributeSchema:
         computed=raw.get("computed") is True,
         deprecated=raw.get("deprecated") is True,
         nested=nested,
+        as_blocks=None if nested is not None else _object_blocks(raw.get("type")),
+    )
+
+
+def _object_blocks(type_: object) -> BlockSchema | None:
+    """The block schema of a ``list(object)`` / ``set(object)`` type, else None.
+
+    Terraform (``internal/lang/blocktoattr``) lets such an attribute be written as blocks, one
+    per element, each object attribute an optional block argument (and, recursively, a list
+    or set of objects inside one a nested block).
+    """
+    if not (isinstance(type_, list) and len(type_) == 2 and type_[0] in ("list", "set")):
+        return None
+    element = type_[1]
+    if not (isinstance(element, list) and len(element) >= 2 and element[0] == "object"):
+        return None
+    fields = element[1] if isinstance(element[1], dict) else {}
+    return BlockSchema(
+        {
+            name: AttributeSchema(optional=True, as_blocks=_object_blocks(t))
+            for name, t in fields.items()
+        },
+        {},
     )
 
 

@@ -20,7 +20,14 @@ from typing import Literal
 from gpuplat import clock
 from gpuplat.cost.money import Amount, per_node, total
 from gpuplat.cost.placement import pack
-from gpuplat.cost.rates import Rate, capacity_label, cluster_fee_rate, pool_rungs, system_rate
+from gpuplat.cost.rates import (
+    Rate,
+    capacity_label,
+    cluster_fee_rate,
+    pool_ceiling_rungs,
+    pool_rungs,
+    system_rate,
+)
 from gpuplat.spec.diagnostics import KeyPath
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.spec.resolve import resolve_pool
@@ -59,6 +66,8 @@ class PoolCost:
     gpus_per_node: int | None
     capacity: str
     rungs: tuple[Rate, ...]
+    ceiling_rungs: tuple[Rate, ...]
+    """The most a node of each rung can cost (a spot price bounded by on-demand or max_price)."""
     min_nodes: int
     max_nodes: int
     floor: Level
@@ -67,6 +76,11 @@ class PoolCost:
 
     def at(self, level: LevelName) -> Level:
         return {"floor": self.floor, "expected": self.expected, "ceiling": self.ceiling}[level]
+
+    @property
+    def unverified(self) -> bool:
+        """Some rung's price is not confirmed by a second source (or is another region's)."""
+        return any(r.unverified for r in self.rungs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +111,8 @@ class ClusterCost:
     fee_tier: str | None = None
     """The fee's tier when it is not the default one (``extended``: the minor is in extended
     support on the day priced)."""
+    not_counted: tuple[str, ...] = ()
+    """What the cluster is billed for that no amount here includes (said, not hidden)."""
 
     def gpu(self, level: LevelName) -> Level:
         return _sum(p.at(level) for p in self.pools)
@@ -175,11 +191,28 @@ def estimate(name: str, spec: Spec, today: date | None = None) -> EnvCost:
                 system,
                 tuple(pools),
                 tier,
+                not_counted(cluster),
             )
         )
     env = next((e for e in spec.environments if e.name == name), None)
     budget = env.budget.gpu_monthly_usd if env is not None and env.budget is not None else None
     return EnvCost(name, tuple(clusters), budget)
+
+
+def not_counted(cluster: Cluster) -> tuple[str, ...]:
+    """The lines of a cluster's bill gpuplat does not price yet, each named: every node's boot
+    disk (by pool, size and type), and the network around the nodes."""
+    out = [
+        f"boot disks of {pool.name}: {pool.disk.size_gb} GB {pool.disk.type or '(default type)'} "
+        f"per node, up to {pool.autoscaling.max_nodes} nodes"
+        for pool in cluster.node_pools
+    ]
+    out.append(f"boot disks of the system pool: up to {cluster.system_pool.max_nodes} nodes")
+    out.append(
+        "NAT gateways, load balancers, public IPv4 addresses and egress traffic of the "
+        "cluster's network"
+    )
+    return tuple(out)
 
 
 def pool_cost(cluster: Cluster, pool: NodePool, path: KeyPath, needed_nodes: int = 0) -> PoolCost:
@@ -188,32 +221,86 @@ def pool_cost(cluster: Cluster, pool: NodePool, path: KeyPath, needed_nodes: int
     low, high = pool_node_bounds(cluster, pool)
     rungs = pool_rungs(cluster, pool)
     mid = min(max(low, needed_nodes), high)
+    # Each rung's node pool may alone hold the whole cap, in its own zones and shape.
+    rung_highs = tuple(
+        pool_node_bounds(cluster, r.pool)[1]
+        for r in target(cluster.cloud).ladder(cluster, pool).rungs
+    )
+    per = gpu.gpus_per_node
+    most = pool_ceiling_rungs(cluster, pool)
     return PoolCost(
         cluster.name,
         pool.name,
         path,
         pool.machine_type,
         gpu.accelerator,
-        gpu.gpus_per_node,
+        per,
         capacity_label(cluster, pool),
         rungs,
+        most,
         low,
         high,
-        _level(rungs, low, gpu.gpus_per_node, ceiling=False),
-        _level(rungs, mid, gpu.gpus_per_node, ceiling=False),
-        _level(rungs, high, gpu.gpus_per_node, ceiling=True),
+        _level(rungs, rung_highs, low, per, ceiling=False),
+        _level(rungs, rung_highs, mid, per, ceiling=False),
+        _level(most, rung_highs, high, per, ceiling=True),
     )
 
 
-def _level(rungs: tuple[Rate, ...], nodes: int, gpus: int | None, *, ceiling: bool) -> Level:
-    """Cost of ``nodes`` nodes: on the preferred rung, or at the ceiling on the dearest one.
+COMMITTED = ("reservation", "capacity-block")
+"""Capacity billed for all it holds whether nodes run on it or not."""
 
-    With several rungs the autoscaler may take any of them, so the most the nodes can cost is
-    at the dearest rung; an unknown rung makes that unknown.
+
+def committed(rungs: tuple[Rate, ...], nodes: tuple[int, ...]) -> Amount:
+    """What a pool's reservations and Capacity Blocks cost whatever runs: each at the most
+    nodes its rung may hold (the count gpuplat takes the reservation to hold)."""
+    return total(
+        per_node(r.usd_per_hour, r.unknown, n)
+        for r, n in zip(rungs, nodes, strict=True)
+        if r.capacity in COMMITTED
+    )
+
+
+def _level(
+    rungs: tuple[Rate, ...],
+    rung_nodes: tuple[int, ...],
+    nodes: int,
+    gpus: int | None,
+    *,
+    ceiling: bool,
+) -> Level:
+    """Cost of ``nodes`` nodes, with every reservation and Capacity Block at its committed
+    count (:func:`committed`, billed at every level).
+
+    Below the ceiling the nodes run on the preferred rung (nothing more when it is committed
+    capacity, which holds them). At the ceiling, the other rungs may fill the cap while the
+    committed capacity sits idle: the dearest of them at its most nodes
+    (:func:`ladder_ceiling`).
     """
-    rate = rungs[0]
-    if ceiling and len(rungs) > 1:
-        unknown = [r for r in rungs if r.usd_per_hour is None]
-        rate = unknown[0] if unknown else max(rungs, key=lambda r: r.usd_per_hour or 0.0)
     count = None if gpus is None else gpus * nodes
-    return Level(nodes, count, per_node(rate.usd_per_hour, rate.unknown, nodes))
+    held = committed(rungs, rung_nodes)
+    others = [(r, n) for r, n in zip(rungs, rung_nodes, strict=True) if r.capacity not in COMMITTED]
+    if not ceiling:
+        rate = rungs[0]
+        running = (
+            Amount()
+            if rate.capacity in COMMITTED
+            else per_node(rate.usd_per_hour, rate.unknown, nodes)
+        )
+        return Level(nodes, count, held + running)
+    if not others:
+        return Level(nodes, count, held)
+    if len(rungs) == 1:
+        rate = rungs[0]
+        return Level(nodes, count, per_node(rate.usd_per_hour, rate.unknown, nodes))
+    rest = ladder_ceiling(tuple(r for r, _ in others), tuple(n for _, n in others))
+    return Level(nodes, count, held + rest)
+
+
+def ladder_ceiling(rungs: tuple[Rate, ...], nodes: tuple[int, ...]) -> Amount:
+    """The most a ladder's uncommitted rungs can cost: the autoscaler may fill the cap from any
+    of them, so the dearest rung at its most nodes. A rung of unknown price does not lose the
+    known ones: the amount is the dearest known rung's, partial (a lower bound) naming every
+    unknown rung. ``plan`` prices a ladder's rung node pools the same way (cost/planned.py)."""
+    priced = [per_node(r.usd_per_hour, r.unknown, n) for r, n in zip(rungs, nodes, strict=True)]
+    dearest = max((a.usd_per_hour for a in priced), default=0.0)
+    return Amount(dearest, tuple(dict.fromkeys(u for a in priced for u in a.unknown)))

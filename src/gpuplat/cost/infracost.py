@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 
-from gpuplat.cost.estimate import LevelName
+from gpuplat.cost.estimate import COMMITTED, LevelName, pool_cost
 from gpuplat.cost.money import HOURS_PER_MONTH
 from gpuplat.render.naming import module_label
-from gpuplat.spec.model import Spec
+from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets import pool_node_bounds, pool_zone_count, target
 
 
@@ -38,7 +38,8 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
         "# written by `gpuplat cost --infracost-usage`.",
         f"# Node counts at the {level} ({'max' if level == 'ceiling' else 'min'}_nodes of every "
         "pool), so pools that scale to zero are priced as they can grow.",
-        "# GKE counts are per zone, rounded up: infracost multiplies them by the pool's zones.",
+        "# GKE counts are per zone (infracost multiplies them by the pool's zones), rounded up",
+        "# where the zones do not divide a total: each line says what infracost then prices.",
         f"# Use: infracost breakdown --path envs/{env_name}/<cluster>/infra --usage-file <this file>",
         "version: 0.1",
         "resource_usage:",
@@ -55,29 +56,34 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
         per_zone = cloud.infracost_per_zone
         system = cluster.system_pool
         system_nodes = system.max_nodes if level == "ceiling" else system.min_nodes
-        zones = len(cluster.zones) if per_zone and cluster.zones else 1
+        # infracost multiplies a GKE count by the zones the pool spans: the cluster's zones, or
+        # a regional cluster's three when it names none (not one).
+        zones = (
+            (len(cluster.zones) if cluster.zones else cloud.default_zone_count(cluster))
+            if per_zone
+            else 1
+        )
         system_address, system_key = cloud.infracost_system or (f"{resource}.system", (key,))
         entries.append(
             (
                 f"module.{module_label('cluster', cluster.name)}.{system_address}",
                 system_key,
                 _count(per_zone, system_nodes, zones),
-                f"system pool of {cluster.name}: {system_nodes} nodes",
+                _note(f"system pool of {cluster.name}", system_nodes, per_zone, zones),
             )
         )
         for pool in cluster.node_pools:
-            low, high = pool_node_bounds(cluster, pool)
-            nodes = high if level == "ceiling" else low
-            zones = pool_zone_count(cluster, pool) if per_zone else 1
-            where = f" over {zones} zone{'s' if zones != 1 else ''}" if per_zone else ""
-            entries.append(
-                (
-                    f"module.{module_label('pool', cluster.name, pool.name)}.{resource}.this",
-                    (key,),
-                    _count(per_zone, nodes, zones),
-                    f"{cluster.name}/{pool.name}: {nodes} nodes{where}",
+            for node_pool, nodes in _rung_nodes(cluster, pool, level):
+                name = node_pool.name
+                zones = pool_zone_count(cluster, node_pool) if per_zone else 1
+                entries.append(
+                    (
+                        f"module.{module_label('pool', cluster.name, name)}.{resource}.this",
+                        (key,),
+                        _count(per_zone, nodes, zones),
+                        _note(f"{cluster.name}/{name}", nodes, per_zone, zones),
+                    )
                 )
-            )
     for address, keys, count, note in sorted(entries):
         lines.append(f"  {json.dumps(address)}:")
         # A nested key (AKS's default_node_pool.nodes) is one mapping per level.
@@ -89,6 +95,52 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
     lines.extend(f"# cluster {name}: not rendered (its cloud has no roots yet)" for name in skipped)
     lines.append(f"# monthly figures in infracost assume {HOURS_PER_MONTH} h, as gpuplat's do")
     return "\n".join(lines) + "\n"
+
+
+def _rung_nodes(cluster: Cluster, pool: NodePool, level: LevelName) -> list[tuple[NodePool, int]]:
+    """(node pool, nodes) of every node pool a pool renders, as gpuplat prices them.
+
+    A pool of one capacity type is one node pool at its min or max nodes. A ladder renders one
+    node pool per rung and shares one cap: at the floor its min is on the preferred rung; at
+    the ceiling the cap is on the dearest rung (as ``cost`` prices it), and a reservation or
+    Capacity Block at the nodes it holds at both levels, as it is billed whether used or not.
+    """
+    low, high = pool_node_bounds(cluster, pool)
+    rungs = target(cluster.cloud).ladder(cluster, pool).rungs
+    if len(rungs) == 1:
+        return [(pool, high if level == "ceiling" else low)]
+    cost = pool_cost(cluster, pool, ())
+    counts = {r.pool.name: 0 for r in rungs}
+    held = [
+        (r, rate)
+        for r, rate in zip(rungs, cost.ceiling_rungs, strict=True)
+        if rate.capacity in COMMITTED
+    ]
+    for rung, _ in held:
+        counts[rung.pool.name] = pool_node_bounds(cluster, rung.pool)[1]
+    others = [
+        (r, rate)
+        for r, rate in zip(rungs, cost.ceiling_rungs, strict=True)
+        if rate.capacity not in COMMITTED
+    ]
+    if level == "floor":
+        if rungs[0].pool.name not in {r.pool.name for r, _ in held}:
+            counts[rungs[0].pool.name] = low
+    elif others:
+        dearest = max(others, key=lambda pair: pair[1].usd_per_hour or 0.0)[0]
+        counts[dearest.pool.name] = pool_node_bounds(cluster, dearest.pool)[1]
+    return [(r.pool, counts[r.pool.name]) for r in rungs]
+
+
+def _note(what: str, nodes: int, per_zone: bool, zones: int) -> str:
+    if not per_zone:
+        return f"{what}: {nodes} nodes"
+    count = _count(per_zone, nodes, zones)
+    where = f"{nodes} nodes over {zones} zone{'s' if zones != 1 else ''}"
+    if count * zones == nodes:
+        return f"{what}: {where}"
+    # infracost's count is per zone: a total that the zones do not divide is rounded up.
+    return f"{what}: {where}; infracost prices {count} x {zones} = {count * zones}"
 
 
 def _count(per_zone: bool, nodes: int, zones: int) -> int:

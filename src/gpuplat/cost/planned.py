@@ -15,8 +15,9 @@ from datetime import date
 from gpuplat import clock
 from gpuplat.addresses import Element, element_of
 from gpuplat.catalog import Cloud
+from gpuplat.cost.estimate import COMMITTED
 from gpuplat.cost.money import Amount, per_node
-from gpuplat.cost.rates import cluster_fee_rate, shape_rate
+from gpuplat.cost.rates import ceiling_rate, cluster_fee_rate, shape_rate
 from gpuplat.targets import target_of_resource
 from gpuplat.targets.planvalues import PlannedPool
 from gpuplat.terraform import Action, Plan, ResourceChange
@@ -80,7 +81,9 @@ def cost_delta(
 
     The node pools of one capacity ladder share its cap: each may grow to all of it, never all
     at once. A ladder's ceiling is its dearest rung at the cap, not the sum of its rungs (a rung
-    of unknown price makes it a lower bound, as everywhere).
+    of unknown price makes it a lower bound, as everywhere). Reservations and Capacity Blocks
+    are billed for all they hold whether nodes run or not: their most nodes at every level, on
+    top of the dearest other rung (as :mod:`gpuplat.cost.estimate` prices them).
     """
     on = today if today is not None else clock.today()
     sums = [Amount(), Amount(), Amount(), Amount()]
@@ -110,7 +113,7 @@ def cost_delta(
                 continue
             low, high = _priced(pool, region)
             sums[slot] = sums[slot] + low
-            if pool.ladder is None:
+            if pool.ladder is None or pool.capacity in COMMITTED:
                 sums[slot + 2] = sums[slot + 2] + high
             else:
                 key = (slot, pool.ladder)  # a plan is of one cluster: a pool name is unique
@@ -140,9 +143,14 @@ def _priced(pool: PlannedPool, region: str | None) -> tuple[Amount, Amount]:
         reason = f"{pool.capacity}: the plan does not name the instance type"
         return per_node(None, reason, pool.min_nodes), per_node(None, reason, pool.max_nodes)
     rate = shape_rate(pool.cloud, pool.machine_type, pool.capacity, region, pool.attached)
+    if pool.capacity in COMMITTED:
+        # Billed for all it holds whether nodes run or not: its most nodes at every level.
+        held = per_node(rate.usd_per_hour, rate.unknown, pool.max_nodes)
+        return held, held
+    most = ceiling_rate(rate, pool.cloud, pool.machine_type, region, pool.attached, pool.max_price)
     return (
         per_node(rate.usd_per_hour, rate.unknown, pool.min_nodes),
-        per_node(rate.usd_per_hour, rate.unknown, pool.max_nodes),
+        per_node(most.usd_per_hour, most.unknown, pool.max_nodes),
     )
 
 

@@ -87,6 +87,61 @@ def pool_rungs(cluster: Cluster, pool: NodePool) -> tuple[Rate, ...]:
     return tuple(out)
 
 
+def pool_ceiling_rungs(cluster: Cluster, pool: NodePool) -> tuple[Rate, ...]:
+    """:func:`pool_rungs` as the most a node of each rung can cost (:func:`ceiling_rate`)."""
+    cloud = target(cluster.cloud)
+    out = []
+    for rung, rate in zip(
+        cloud.ladder(cluster, pool).rungs, pool_rungs(cluster, pool), strict=True
+    ):
+        capacity = rung.pool.capacity
+        max_price = None if isinstance(capacity, list) else capacity.max_price
+        attached = cloud.attached_gpus(rung.pool)
+        out.append(
+            ceiling_rate(
+                rate, cluster.cloud, rung.pool.machine_type, cluster.region, attached, max_price
+            )
+        )
+    return tuple(out)
+
+
+def ceiling_rate(
+    rate: Rate,
+    cloud: Cloud,
+    machine_type: str,
+    region: str | None,
+    attached: tuple[str, int] | None = None,
+    max_price: float | None = None,
+) -> Rate:
+    """The most one node can cost an hour under ``rate``'s capacity type.
+
+    A spot price moves, but within bounds: no cloud bills spot above the on-demand price, GCE
+    spot is always 60-91 % off on-demand (so at most 40 % of it: the catalog's
+    ``most_of_on_demand``), and an AKS spot node is evicted before it costs more than its
+    ``max_price``. So a spot rate of unknown price is bounded by on-demand (a ceiling, not a
+    lower bound), a GCE spot ceiling is priced at its published bound rather than a stale
+    point, and an AKS pool's ``max_price`` caps it. Other capacity types are returned as they
+    are.
+    """
+    if rate.capacity != "spot":
+        return rate
+    od = shape_rate(cloud, machine_type, "on-demand", region, attached)
+    bound, why = od.usd_per_hour, "the on-demand price"
+    billing = catalog.capacity_billing(cloud, "spot")
+    share = billing.most_of_on_demand if billing is not None else None
+    if bound is not None and share is not None:
+        # A published bound on a price that moves (GCE: 60-91 % off on-demand).
+        bound, why = round(bound * share, 5), f"{share:.0%} of on-demand"
+    if max_price is not None and (bound is None or max_price < bound):
+        bound, why = max_price, "the pool's max_price"
+    if bound is None or (max_price is None and share is None and rate.usd_per_hour is not None):
+        return rate
+    now = "unknown" if rate.usd_per_hour is None else f"{rate.usd_per_hour:g} when read"
+    note = f"spot price {now}; at most {why}, {bound:g} an hour"
+    unverified = rate.unverified or (od.unverified and bound == od.usd_per_hour)
+    return replace(rate, usd_per_hour=bound, unknown=None, unverified=unverified, note=note)
+
+
 def shape_rate(
     cloud: Cloud,
     machine_type: str,

@@ -26,6 +26,14 @@ def amount_json(amount: Amount) -> dict[str, object]:
     }
 
 
+def budget_verdict(ceiling: Amount, budget: float) -> str:
+    """``over``, ``within``, or ``unknown``: a partial ceiling whose known part is within the
+    budget may still exceed it, so it is never ``within`` (the check fails closed)."""
+    if month(ceiling.usd_per_hour) > budget:
+        return "over"
+    return "unknown" if ceiling.partial else "within"
+
+
 def level_json(level: Level) -> dict[str, object]:
     return {"nodes": level.nodes, "gpus": level.gpus, **amount_json(level.cost)}
 
@@ -37,7 +45,9 @@ def _pool_json(pool: PoolCost) -> dict[str, object]:
         "accelerator": pool.accelerator,
         "gpus_per_node": pool.gpus_per_node,
         "capacity": pool.capacity,
+        "unverified": pool.unverified,
         "rungs": [r.to_json() for r in pool.rungs],
+        "ceiling_rungs": [r.to_json() for r in pool.ceiling_rungs],
         "min_nodes": pool.min_nodes,
         "max_nodes": pool.max_nodes,
         **{level: level_json(pool.at(level)) for level in LEVELS},
@@ -62,6 +72,7 @@ def _cluster_json(cluster: ClusterCost) -> dict[str, object]:
         "pools": [_pool_json(p) for p in cluster.pools],
         "gpu": {level: level_json(cluster.gpu(level)) for level in LEVELS},
         "total": {level: amount_json(cluster.total(level)) for level in LEVELS},
+        "not_counted": list(cluster.not_counted),
     }
 
 
@@ -75,6 +86,8 @@ def env_json(env: EnvCost, findings: Sequence[Finding] = ()) -> dict[str, object
             "ceiling_usd_per_month": month(ceiling.usd_per_hour),
             "over": month(ceiling.usd_per_hour) > env.gpu_budget,
             "partial": ceiling.partial,
+            "verdict": budget_verdict(ceiling, env.gpu_budget),
+            "unknown": list(ceiling.unknown),
         }
     return {
         "name": env.name,
@@ -108,21 +121,27 @@ def report_json(
 
 
 def stranded_table(env: str, findings: Sequence[Finding]) -> list[str]:
-    """The stranded-GPU findings of one environment for people."""
+    """The stranded-GPU findings of one environment for people: idle units that are paid for
+    (on nodes that run anyway) apart from headroom (nodes created only when used, free until)."""
     if not findings:
         return [f"Stranded GPUs in {env}: none"]
-    lines = [f"Stranded GPUs in {env} (waste at the ceiling, USD/month):"]
+    lines = [f"Stranded GPUs in {env} (USD/month at the ceiling's prices):"]
     width = max(len(f"{f.cluster}/{f.pool}") for f in findings)
     kinds = max(len(f.kind) for f in findings)
+    head = f"  {'':<{width}}  {'':<{kinds}}  {'paid idle':>12}  {'free headroom':>13}"
+    lines.append(head.rstrip())
     for f in findings:
         where = f"{f.cluster}/{f.pool}"
         money = f.wasted.text()
         money = f"(+{money} to fit)" if f.kind == "short" else money
-        lines.append(f"  {where:<{width}}  {f.kind:<{kinds}}  {money:>12}  {f.detail}")
+        free = f.headroom.text() if f.headroom_units else "-"
+        lines.append(f"  {where:<{width}}  {f.kind:<{kinds}}  {money:>12}  {free:>13}  {f.detail}")
     wasted = [f.wasted for f in findings if f.kind != "short"]
     if wasted:
+        free_total = total(f.headroom for f in findings if f.kind != "short")
         lines.append(
-            f"  {'wasted at the ceiling':<{width + kinds + 2}}  {total(wasted).text():>12}"
+            f"  {'paid idle / free headroom':<{width + kinds + 2}}  {total(wasted).text():>12}"
+            f"  {free_total.text():>13}"
         )
     return lines
 
@@ -138,14 +157,17 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
     head = ["", "capacity", "nodes", "GPUs", "$/h/node", "floor/mo", "expected/mo", "ceiling/mo"]
     lines: list[str] = []
     unknown: dict[str, None] = {}
-    flagged = False
+    flagged = bounded = False
     for env in envs:
         rows: list[list[str]] = []
         for cluster in env.clusters:
             rows.append([f"{cluster.name} ({cluster.cloud}, {cluster.region})", *[""] * 7])
             for pool in cluster.pools:
                 rate = pool.rungs[0].usd_per_hour
-                flagged = flagged or pool.rungs[0].unverified
+                flagged = flagged or pool.unverified
+                mark = "*" if pool.unverified else ""
+                bound = "^" if pool.ceiling_rungs != pool.rungs else ""
+                bounded = bounded or bool(bound)
                 rows.append(
                     [
                         f"  {pool.name} {pool.machine_type}",
@@ -154,7 +176,12 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                         f"{pool.floor.gpus if pool.floor.gpus is not None else '?'}.."
                         f"{pool.ceiling.gpus if pool.ceiling.gpus is not None else '?'}",
                         _rate(rate, pool.rungs[0].unverified),
-                        *(pool.at(level).cost.text() for level in LEVELS),
+                        *(
+                            pool.at(level).cost.text()
+                            + mark
+                            + (bound if level == "ceiling" else "")
+                            for level in LEVELS
+                        ),
                     ]
                 )
             system = cluster.system
@@ -205,18 +232,40 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
         lines.append(f"Cost of {env.name} (USD, list prices, {HOURS_PER_MONTH} h/month):")
         lines.append(_row(head, widths))
         lines.extend(_row(r, widths) for r in rows)
+        lines.append("  not counted in these totals:")
+        lines.extend(
+            f"    {cluster.name}: {line}"
+            for cluster in env.clusters
+            for line in cluster.not_counted
+        )
         if env.gpu_budget is not None:
             most = env.gpu("ceiling").cost
-            verdict = "over" if month(most.usd_per_hour) > env.gpu_budget else "within"
+            verdict = {
+                "over": "is over it",
+                "within": "is within it",
+                "unknown": "is not known to be within it (prices unknown, see below)",
+            }[budget_verdict(most, env.gpu_budget)]
             lines.append(
-                f"  GPU budget ${env.gpu_budget:,.2f}/month: ceiling {most.text()} is {verdict} it"
+                f"  GPU budget ${env.gpu_budget:,.2f}/month: ceiling {most.text()} {verdict}"
             )
         lines.append("")
+    lines.append(
+        f"Priced from gpuplat's shipped catalog (read {catalog.catalog_as_of()}); each price's "
+        "source and date: `gpuplat cost --json`"
+    )
     if flagged:
-        lines.append("* unverified price: see the note in `gpuplat cost --json` (rungs)")
+        lines.append(
+            "* unverified price (one source, or another region's): see the rungs' notes in "
+            "`gpuplat cost --json`"
+        )
     if unknown:
         lines.append("? and + mark unknown prices (totals with + are partial, a lower bound):")
         lines.extend(f"  {reason}" for reason in unknown)
+    if bounded:
+        lines.append(
+            "^ spot price bounded: the ceiling is the most spot can cost (on-demand, 40 % of it "
+            "on GCE, or the pool's max_price; ceiling_rungs in `gpuplat cost --json`)"
+        )
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 

@@ -95,7 +95,16 @@ class PoolOut(_Out):
     accelerator: str | None
     gpus_per_node: int | None
     capacity: str
+    unverified: bool = Field(
+        description="Some rung's price is unverified (one source, or another region's): the "
+        "table marks the pool's amounts with *, the picture says so."
+    )
     rungs: list[RateOut] = Field(description="Capacity rungs, preferred first, each priced.")
+    ceiling_rungs: list[RateOut] = Field(
+        description="The most a node of each rung can cost, what the ceiling is priced at: a "
+        "spot price of unknown figure is bounded by on-demand, an AKS spot pool by its "
+        "max_price (the note says which); other rungs as in rungs."
+    )
     min_nodes: int
     max_nodes: int
     floor: LevelOut
@@ -112,13 +121,24 @@ class ClusterOut(_Out):
     pools: list[PoolOut]
     gpu: Levels = Field(description="The cluster's GPU pools.")
     total: AmountLevels = Field(description="GPU pools, system pool and fee.")
+    not_counted: list[str] = Field(
+        description="What the cluster is billed for that no amount here includes: boot disks "
+        "per pool (size, type, nodes), NAT gateways, load balancers, public IPv4, egress."
+    )
 
 
 class BudgetOut(_Out):
+    """The environment's GPU budget against its GPU pools' ceiling."""
+
     gpu_monthly_usd: float
-    ceiling_usd_per_month: float
-    over: bool
+    ceiling_usd_per_month: float = Field(description="The ceiling's known part (partial: more).")
+    over: bool = Field(description="The ceiling's known part alone is over the budget.")
     partial: bool
+    verdict: Literal["within", "over", "unknown"] = Field(
+        description="unknown: the known part is within the budget but some prices are unknown, "
+        "so the ceiling is never called within it (validate warns; --strict fails)."
+    )
+    unknown: list[str] = Field(description="Why each unknown price of the ceiling is unknown.")
 
 
 class FindingOut(_Out):
@@ -128,8 +148,18 @@ class FindingOut(_Out):
     cluster: str
     pool: str
     workload: str | None
-    units: int = Field(description="Idle schedulable units (short: replicas that do not fit).")
-    wasted: AmountOut = Field(description="Cost of the idle units (short: of the missing nodes).")
+    units: int = Field(
+        description="Idle schedulable units that are paid for: on nodes that run anyway "
+        "(min_nodes, a reservation's nodes, nodes the replicas hold); short: replicas that do "
+        "not fit."
+    )
+    wasted: AmountOut = Field(
+        description="Cost of the paid idle units (short: of the missing nodes)."
+    )
+    headroom_units: int = Field(
+        description="Idle units on nodes the autoscaler creates only when replicas need them."
+    )
+    headroom: AmountOut = Field(description="What the headroom would cost: nothing until used.")
     detail: str
 
 

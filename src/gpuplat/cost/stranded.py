@@ -10,15 +10,19 @@ Per pool, four findings:
 - ``short``: a workload's ``replicas.max`` do not fit on its pools (no money is wasted: the
   replicas are missing; the cost is what the missing nodes would add).
 
-Waste is the share of the pool's ceiling cost those idle units are.
+Each finding's idle units are split by whether they are paid for: idle units on nodes that run
+anyway (a pool's ``min_nodes``, a reservation's committed nodes, the nodes the replicas hold) are
+``wasted``, paid whether used or not; the rest is ``headroom``, nodes the autoscaler creates only
+when replicas need them, which cost nothing until then. Both are priced as the share of the
+pool's ceiling cost their units are.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
-from gpuplat.cost.estimate import EnvCost, PoolCost
+from gpuplat.cost.estimate import COMMITTED, EnvCost, PoolCost
 from gpuplat.cost.money import Amount, per_node
 from gpuplat.cost.placement import PoolKey, pack, targeted
 from gpuplat.cost.report import amount_json
@@ -39,9 +43,13 @@ class Finding:
     units: int
     """Idle units at the ceiling (``short``: replicas that do not fit)."""
     wasted: Amount
-    """Cost per hour of the idle units at the ceiling (``short``: of the missing nodes)."""
+    """Cost per hour of the idle units that are paid for: on nodes that run anyway (``short``:
+    of the missing nodes)."""
     detail: str
     workload: str | None = None
+    headroom: Amount = field(default_factory=Amount)
+    """Cost per hour of the idle units on nodes created only when used: free until then."""
+    headroom_units: int = 0
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -51,6 +59,8 @@ class Finding:
             "workload": self.workload,
             "units": self.units,
             "wasted": amount_json(self.wasted),
+            "headroom_units": self.headroom_units,
+            "headroom": amount_json(self.headroom),
             "detail": self.detail,
         }
 
@@ -78,14 +88,20 @@ def stranded(spec: Spec, cost: EnvCost) -> list[Finding]:
             if units is None or pool.max_nodes == 0:
                 continue
             capacity = units * pool.max_nodes
+            # Nodes that run whatever the replicas need: the floor, or all a reservation holds.
+            held = pool.max_nodes if pool.capacity in COMMITTED else pool.min_nodes
             if key not in aimed:
+                paid = held * units
                 out.append(
                     Finding(
                         "untargeted",
                         *key,
-                        capacity,
-                        _share(pool, capacity, capacity),
-                        f"no workload runs on it: all {capacity} units idle at {pool.max_nodes} nodes",
+                        paid,
+                        _share(pool, paid, capacity),
+                        f"no workload runs on it: all {capacity} units idle at {pool.max_nodes} "
+                        f"nodes, {paid} of them on nodes that run anyway",
+                        headroom=_share(pool, capacity - paid, capacity),
+                        headroom_units=capacity - paid,
                     )
                 )
                 continue
@@ -108,14 +124,19 @@ def stranded(spec: Spec, cost: EnvCost) -> list[Finding]:
                 )
             unused = capacity - fill.used_units - remainder * pool.max_nodes
             if unused > 0:
+                running = min(pool.max_nodes, max(fill.nodes, held))
+                paid = min(unused, max(0, (units - remainder) * running - fill.used_units))
                 out.append(
                     Finding(
                         "unused-at-max",
                         *key,
-                        unused,
-                        _share(pool, unused, capacity),
+                        paid,
+                        _share(pool, paid, capacity),
                         f"at most replicas the workloads use {fill.used_units} of {capacity} "
-                        f"units ({fill.nodes} of {pool.max_nodes} nodes)",
+                        f"units ({fill.nodes} of {pool.max_nodes} nodes): {paid} idle on nodes "
+                        f"that run, {unused - paid} headroom on nodes not created until used",
+                        headroom=_share(pool, unused - paid, capacity),
+                        headroom_units=unused - paid,
                     )
                 )
     for workload in spec.workloads:

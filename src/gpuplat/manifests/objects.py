@@ -16,7 +16,7 @@ from gpuplat.manifests.pod import Obj, pod_spec
 from gpuplat.spec.load import EnvSpec
 from gpuplat.targets import target
 from gpuplat.workload.blob import CLIENT_ID_ANNOTATION
-from gpuplat.workload.scaling import Hpa, ZeroScaler
+from gpuplat.workload.scaling import Policy, Scaler
 from gpuplat.workload.serving import GPU_RESOURCE, ServingPlan, serving_plans
 
 MARKER = ".gpuplat-manifests"
@@ -141,115 +141,116 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
                 "spec": {"hard": {"requests.nvidia.com/gpu": str(plan.gpu_quota)}},
             }
         )
-    if plan.hpa is not None:
-        objects.append(_hpa(plan, plan.hpa))
-    if plan.zero is not None:
+    http = plan.scaler.http if plan.scaler is not None else None
+    if http is not None:
         objects.append(
             {
                 "apiVersion": "v1",
                 "kind": "Service",
-                "metadata": _meta(plan.zero.front, ns, labels),
+                "metadata": _meta(http.front, ns, labels),
                 "spec": {
                     "type": "ExternalName",
-                    "externalName": plan.zero.interceptor_host,
-                    "ports": [{"name": "http", "port": plan.zero.interceptor_port}],
+                    "externalName": http.interceptor_host,
+                    "ports": [{"name": "http", "port": http.interceptor_port}],
                 },
             }
         )
     return objects
 
 
-def _hpa(plan: ServingPlan, hpa: Hpa) -> Obj:
-    down = hpa.scale_down
-    return {
-        "apiVersion": "autoscaling/v2",
-        "kind": "HorizontalPodAutoscaler",
-        "metadata": _meta(plan.name, plan.namespace, plan.labels),
-        "spec": {
-            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": plan.name},
-            "minReplicas": hpa.min_replicas,
-            "maxReplicas": hpa.max_replicas,
-            "metrics": [
-                {
-                    "type": "Pods",
-                    "pods": {
-                        "metric": {"name": hpa.metric},
-                        "target": {"type": "AverageValue", "averageValue": hpa.average_value},
-                    },
-                }
-            ],
-            "behavior": {
-                "scaleDown": {
-                    "stabilizationWindowSeconds": down.stabilization_window_seconds,
-                    "selectPolicy": down.select_policy,
-                    "policies": [
-                        {
-                            "type": down.policy_type,
-                            "value": down.policy_value,
-                            "periodSeconds": down.policy_period_seconds,
-                        }
-                    ],
-                }
-            },
-        },
-    }
-
-
-def keda_objects(plan: ServingPlan, zero: ZeroScaler) -> list[Obj]:
-    """KEDA custom resources of a scale-to-zero workload (no built-in schema validates them)."""
+def keda_objects(plan: ServingPlan, scaler: Scaler) -> list[Obj]:
+    """KEDA custom resources of an autoscaled workload (no built-in schema validates them)."""
     ns = plan.namespace
-    triggers: list[Obj] = [
-        {
-            "type": "external-push",
-            "metadata": {"scalerAddress": zero.http_scaler, "httpScaledObject": plan.name},
-        }
-    ]
-    if zero.queue is not None:
+    triggers: list[Obj] = []
+    out: list[Obj] = []
+    http = scaler.http
+    if http is not None:
         triggers.append(
             {
-                "type": "prometheus",
-                "metadata": {
-                    "serverAddress": zero.queue.address,
-                    "query": zero.queue.query,
-                    "threshold": zero.queue.threshold,
+                "type": "external-push",
+                "metadata": {"scalerAddress": http.http_scaler, "httpScaledObject": plan.name},
+            }
+        )
+        meta = _meta(plan.name, ns, plan.labels)
+        meta["annotations"] = {"httpscaledobject.keda.sh/skip-scaledobject-creation": "true"}
+        out.append(
+            {
+                "apiVersion": "http.keda.sh/v1alpha1",
+                "kind": "HTTPScaledObject",
+                "metadata": meta,
+                "spec": {
+                    "hosts": list(http.hosts),
+                    "scaleTargetRef": {
+                        "name": plan.name,
+                        "kind": "Deployment",
+                        "apiVersion": "apps/v1",
+                        "service": plan.name,
+                        "port": plan.port,
+                    },
+                    "replicas": {"min": 0, "max": scaler.max_replicas},
+                    "scaledownPeriod": scaler.cooldown_seconds,
+                    "scalingMetric": {"concurrency": {"targetValue": http.target_pending_requests}},
+                    "timeouts": {"conditionWait": f"{http.wait_seconds}s"},
                 },
             }
         )
-    meta = _meta(plan.name, ns, plan.labels)
-    meta["annotations"] = {"httpscaledobject.keda.sh/skip-scaledobject-creation": "true"}
-    return [
-        {
-            "apiVersion": "http.keda.sh/v1alpha1",
-            "kind": "HTTPScaledObject",
-            "metadata": meta,
-            "spec": {
-                "hosts": list(zero.hosts),
-                "scaleTargetRef": {
-                    "name": plan.name,
-                    "kind": "Deployment",
-                    "apiVersion": "apps/v1",
-                    "service": plan.name,
-                    "port": plan.port,
-                },
-                "replicas": {"min": 0, "max": zero.max_replicas},
-                "scaledownPeriod": zero.cooldown_seconds,
-                "scalingMetric": {"concurrency": {"targetValue": zero.target_pending_requests}},
+    queue = scaler.queue
+    if queue is not None:
+        trigger: Obj = {
+            "type": "prometheus",
+            "metadata": {
+                "serverAddress": queue.address,
+                "query": queue.query,
+                "threshold": queue.threshold,
             },
-        },
+        }
+        if queue.auth_provider is not None:
+            auth = f"{plan.name}-prometheus"
+            trigger["authenticationRef"] = {"name": auth}
+            out.append(
+                {
+                    "apiVersion": "keda.sh/v1alpha1",
+                    "kind": "TriggerAuthentication",
+                    "metadata": _meta(auth, ns, plan.labels),
+                    "spec": {"podIdentity": {"provider": queue.auth_provider}},
+                }
+            )
+        triggers.append(trigger)
+    b = scaler.behavior
+    out.append(
         {
             "apiVersion": "keda.sh/v1alpha1",
             "kind": "ScaledObject",
             "metadata": _meta(f"{plan.name}-scaler", ns, plan.labels),
             "spec": {
                 "scaleTargetRef": {"name": plan.name},
-                "minReplicaCount": 0,
-                "maxReplicaCount": zero.max_replicas,
-                "cooldownPeriod": zero.cooldown_seconds,
-                "pollingInterval": zero.polling_interval_seconds,
+                "minReplicaCount": scaler.min_replicas,
+                "maxReplicaCount": scaler.max_replicas,
+                "cooldownPeriod": scaler.cooldown_seconds,
+                "pollingInterval": scaler.polling_interval_seconds,
+                "advanced": {
+                    "horizontalPodAutoscalerConfig": {
+                        "behavior": {
+                            "scaleUp": {
+                                "stabilizationWindowSeconds": b.up_window_seconds,
+                                "policies": [_policy(b.up)],
+                            },
+                            "scaleDown": {
+                                "stabilizationWindowSeconds": b.down_window_seconds,
+                                "policies": [_policy(b.down)],
+                            },
+                        }
+                    }
+                },
                 "triggers": triggers,
             },
-        },
-    ]
+        }
+    )
+    return out
+
+
+def _policy(policy: Policy) -> Obj:
+    return {"type": policy.type, "value": policy.value, "periodSeconds": policy.period_seconds}
 
 
 def addon_objects(plan: AddonsPlan) -> list[Obj]:
@@ -287,8 +288,8 @@ def build_manifests(env: EnvSpec) -> dict[str, str]:
     for plan in serving_plans(env):
         base = f"{env.name}/{plan.cluster}"
         files[f"{base}/serving/{plan.name}.yaml"] = dump(serving_objects(plan))
-        if plan.zero is not None:
-            files[f"{base}/serving/{plan.name}.keda.yaml"] = dump(keda_objects(plan, plan.zero))
+        if plan.scaler is not None:
+            files[f"{base}/serving/{plan.name}.keda.yaml"] = dump(keda_objects(plan, plan.scaler))
     for cluster in env.spec.clusters:
         objects = addon_objects(plan_addons(env.spec, cluster))
         if objects:
@@ -304,6 +305,6 @@ def _replicas(plan: ServingPlan) -> dict[str, int]:
     """The Deployment's count, unless an HPA or a ScaledObject owns it: a GitOps controller
     would set it back on every sync (Flux) or show the app OutOfSync (Argo CD) as soon as the
     autoscaler moved it. The Terraform path leaves it to the autoscaler the same way."""
-    if plan.hpa is not None or plan.zero is not None:
+    if plan.scaler is not None:
         return {}
     return {"replicas": plan.replicas_initial}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpuplat.workload.health import Probe
 from gpuplat.workload.serving import EnvVar, ServingPlan
-from gpuplat.workload.weights import GCSFUSE_DRIVER
+from gpuplat.workload.weights import GCSFUSE_DRIVER, WEIGHTS_VOLUME
 
 Obj = dict[str, object]
 
@@ -44,7 +44,7 @@ def pod_spec(plan: ServingPlan) -> Obj:
             mount["subPath"] = weights.sub_path
         mounts.append(mount)
     if weights.mode == "copy":
-        volumes.append({"name": "weights", "emptyDir": {"sizeLimit": weights.size_limit}})
+        volumes.append({"name": WEIGHTS_VOLUME, "emptyDir": {"sizeLimit": weights.size_limit}})
     elif weights.mode == "gcsfuse":
         volumes.append(
             {

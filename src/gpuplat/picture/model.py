@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from gpuplat.cost.estimate import EnvCost
 from gpuplat.spec.model import Spec
 from gpuplat.spec.resolve import resolve_pool, workload_pools
+from gpuplat.spec.units import workload_unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,8 @@ def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
                             f"pool {pool.name}",
                             f"{pool.machine_type}: {per} x {gpu.accelerator or '?'}{slices}",
                             f"{pc.capacity}, {pc.min_nodes}..{pc.max_nodes} nodes",
-                            f"{pc.ceiling.cost.text()}/month at max",
+                            f"{pc.ceiling.cost.text()}/month at max"
+                            + (" (unverified price)" if pc.unverified else ""),
                         ),
                     )
                 )
@@ -99,14 +101,16 @@ def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
             box_id = f"e{e}w{w}"
             targets = workload_pools(spec, workload)
             sharing = any(p.sharing.mode != "none" for ps in targets.values() for p in ps)
-            unit = "slice" if sharing else "GPU"
+            unit = workload_unit(spec, workload)
+            noun = "slice" if sharing else "GPU"
+            plain = f"{workload.gpus} {noun}{'s' if workload.gpus != 1 else ''}"
             workloads.append(
                 Box(
                     box_id,
                     (
                         f"workload {workload.name}",
                         f"{workload.replicas.min}..{workload.replicas.max} replicas",
-                        f"{workload.gpus} {unit}{'s' if workload.gpus != 1 else ''} each",
+                        f"{unit.each(workload.gpus) if unit is not None else plain} each",
                     ),
                 )
             )

@@ -31,7 +31,7 @@ def backend_block(env: EnvSpec, cluster: Cluster, stage: str) -> dict[str, objec
 
 
 def legacy_backend_block(env: EnvSpec, stage: str, project: str) -> dict[str, object]:
-    """Where gpuplat 0.1 kept a stage's state: one root per environment and stage, holding
+    """Where the old layout kept a stage's state: one root per environment and stage, holding
     every cluster (``<prefix>/<stage>`` in the environment's backend).
 
     Args:

@@ -25,7 +25,7 @@ from gpuplat.workload.serving import ServingPlan, serving_plans
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "helm": ("hashicorp/helm", ">= 3.0, < 4"),
-    "kubernetes": ("hashicorp/kubernetes", ">= 2.38, < 3"),
+    "kubernetes": ("hashicorp/kubernetes", ">= 2.38, < 4"),
     **{name: pin for t in TARGETS.values() for name, pin in t.providers.items()},
 }
 """Source and version constraint of every provider a root may need."""
@@ -156,7 +156,7 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         placements[key] = {"role": plan.role, "serving": plan.primary, "endpoint": endpoint}
     context: dict[str, object] = {
         "servers": servers,
-        "floors": any(p.hpa is not None or p.zero is not None for p in plans),
+        "floors": any(p.scaler is not None for p in plans),
         "endpoints": endpoints,
         "placements": placements,
     }
@@ -168,23 +168,23 @@ def _floored(plan: ServingPlan, server: dict[str, object]) -> None:
     keyed by the model server's module label): the Deployment a failover replaces starts at
     the source's serving count and the autoscaler cannot take it below that until the
     failover hands the count back by applying the root without the floor."""
-    if plan.hpa is None and plan.zero is None:
+    if plan.scaler is None:
         return
     key = ident(str(server["module"]))
     floor = f'lookup(var.failover_floor, "{key}", 0)'
+    high = plan.scaler.max_replicas
     args = server["args"]
     assert isinstance(args, dict)
-    high = plan.replicas_max
     args["replicas"] = {
-        "min": raw(f"min({high}, max({plan.replicas_min}, {floor}))"),
+        "min": raw(f"min({plan.replicas_max}, max({plan.replicas_min}, {floor}))"),
+        "max": plan.replicas_max,
+    }
+    zero = server["zero"]
+    assert isinstance(zero, dict)
+    zero["replicas"] = {
+        "min": raw(f"min({high}, max({plan.scaler.min_replicas}, {floor}))"),
         "max": high,
     }
-    hpa = args.get("hpa")
-    if isinstance(hpa, dict):
-        hpa["min_replicas"] = raw(f"min({high}, max({hpa['min_replicas']}, {floor}))")
-    zero = server["zero"]
-    if isinstance(zero, dict):
-        zero["min_replicas"] = raw(f"min({zero['max_replicas']}, {floor})")
 
 
 _STAGES = {"infra": _infra, "platform": _platform, "serving": _serving}

@@ -126,25 +126,6 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         placement["node_selector"] = dict(plan.node_selector)
     if plan.gpu_quota is not None:
         args["gpu_quota"] = plan.gpu_quota
-    if plan.hpa is not None:
-        down = plan.hpa.scale_down
-        args["hpa"] = {
-            "metric": plan.hpa.metric,
-            "average_value": plan.hpa.average_value,
-            "min_replicas": plan.hpa.min_replicas,
-            "max_replicas": plan.hpa.max_replicas,
-            "scale_down": {
-                "stabilization_window_seconds": down.stabilization_window_seconds,
-                "select_policy": down.select_policy,
-                "policies": [
-                    {
-                        "type": down.policy_type,
-                        "value": down.policy_value,
-                        "period_seconds": down.policy_period_seconds,
-                    }
-                ],
-            },
-        }
     args["rollout"] = {
         "max_surge": plan.rollout.max_surge,
         "max_unavailable": plan.rollout.max_unavailable,
@@ -154,34 +135,53 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
     return args
 
 
-def scale_to_zero_args(plan: ServingPlan) -> dict[str, object] | None:
-    """Arguments of the scale-to-zero module call of a scale-to-zero workload (else None)."""
-    zero = plan.zero
-    if zero is None:
+def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
+    """Arguments of the KEDA scaler module call of an autoscaled workload (else None)."""
+    scaler = plan.scaler
+    if scaler is None:
         return None
+    b = scaler.behavior
     args: dict[str, object] = {
         "name": plan.name,
         "namespace": plan.namespace,
         "labels": dict(plan.labels),
         "port": plan.port,
-        "max_replicas": zero.max_replicas,
-        "front": {
-            "name": zero.front,
-            "hosts": list(zero.hosts),
-            "external_name": zero.interceptor_host,
-            "port": zero.interceptor_port,
-        },
-        "http_scaler": zero.http_scaler,
-        "cooldown_seconds": zero.cooldown_seconds,
-        "polling_interval_seconds": zero.polling_interval_seconds,
-        "target_pending_requests": zero.target_pending_requests,
+        "replicas": {"min": scaler.min_replicas, "max": scaler.max_replicas},
     }
-    if zero.queue is not None:
-        args["prometheus"] = {
-            "address": zero.queue.address,
-            "query": zero.queue.query,
-            "threshold": zero.queue.threshold,
+    if scaler.http is not None:
+        http = scaler.http
+        args["http"] = {
+            "front": {
+                "name": http.front,
+                "hosts": list(http.hosts),
+                "external_name": http.interceptor_host,
+                "port": http.interceptor_port,
+            },
+            "scaler": http.http_scaler,
+            "target_pending_requests": http.target_pending_requests,
+            "wait_seconds": http.wait_seconds,
         }
+    args["cooldown_seconds"] = scaler.cooldown_seconds
+    args["polling_interval_seconds"] = scaler.polling_interval_seconds
+    args["behavior"] = {
+        "up_window_seconds": b.up_window_seconds,
+        "up": {"type": b.up.type, "value": b.up.value, "periodSeconds": b.up.period_seconds},
+        "down_window_seconds": b.down_window_seconds,
+        "down": {
+            "type": b.down.type,
+            "value": b.down.value,
+            "periodSeconds": b.down.period_seconds,
+        },
+    }
+    if scaler.queue is not None:
+        queue: dict[str, object] = {
+            "address": scaler.queue.address,
+            "query": scaler.queue.query,
+            "threshold": scaler.queue.threshold,
+        }
+        if scaler.queue.auth_provider is not None:
+            queue["auth_provider"] = scaler.queue.auth_provider
+        args["prometheus"] = queue
     return args
 
 
@@ -196,7 +196,8 @@ def server_view(plan: ServingPlan) -> dict[str, object]:
         "zero_module": module_label("zero", plan.name, plan.cluster),
         "alias": provider_alias(plan.cluster),
         "args": model_server_args(plan),
-        "zero": scale_to_zero_args(plan),
+        "zero": scaler_args(plan),
+        "scale_reason": plan.scaler.explain() if plan.scaler is not None else "",
         "source": plan.weights.source if plan.weights.mode != "image" else "",
         "rollout_reason": plan.rollout.reason,
         "startup_reason": plan.startup.explain(),

@@ -113,12 +113,29 @@ def load_project(
         diags.extend(replace(d, envs=(name,)) for d in env_diags)
         if env_spec is not None:
             loaded[name] = env_spec
+    diags.extend(_across(loaded))
     ordered = sort_diagnostics(diags, selected)
     errors = [d for d in ordered if d.is_error or (strict and d.severity is Severity.WARNING)]
     if errors:
         raise _spec_error(ordered)
     warnings = [d for d in ordered if d.severity is Severity.WARNING]
     return Project(root, loaded, warnings, tuple(declared), on)
+
+
+def declared_environments(root: Path) -> tuple[str, ...]:
+    """The environment names gpuplat.yaml declares, read without checking anything else."""
+    loaded = load_file(root / SPEC_FILE, SPEC_FILE, rank=0)
+    return tuple(_declared_envs(loaded.root)) if loaded.root is not None else ()
+
+
+def _across(loaded: dict[str, EnvSpec]) -> list[Diagnostic]:
+    """Problems only a comparison of environments shows, each tagged with its environment."""
+    from gpuplat.spec.checks import storage
+
+    envs = [
+        (name, e.spec, Locator(e.tree, {SPEC_FILE: 0, e.overlay: 1})) for name, e in loaded.items()
+    ]
+    return [replace(d, envs=(name,)) for name, d in storage.check(envs)]
 
 
 def _declared_envs(root: Node) -> dict[str, str | None]:
@@ -152,7 +169,7 @@ def _stray_overlays(root: Path, declared: dict[str, str | None]) -> list[Diagnos
         close = [
             c
             for c in difflib.get_close_matches(name, list(declared), n=1)
-            if not (root / overlay_path(c, declared[c])).exists()
+            if not _is_file(root / overlay_path(c, declared[c]))
         ]
         hint = f"environments in {SPEC_FILE}: {', '.join(declared)}; "
         hint += f"rename it to envs/{close[0]}.yaml, " if close else ""
@@ -170,6 +187,17 @@ def _stray_overlays(root: Path, declared: dict[str, str | None]) -> list[Diagnos
     return out
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False for a name the file system cannot hold (too long).
+
+    The environment's name rule reports such a name, located, like any other bad name.
+    """
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def _load_env(
     root: Path, base: Node, name: str, declared_overlay: str | None, today: date
 ) -> tuple[EnvSpec | None, list[Diagnostic]]:
@@ -179,7 +207,7 @@ def _load_env(
     diags: list[Diagnostic] = []
     tree = base
     overlay_file = root / rel
-    if overlay_file.is_file():
+    if _is_file(overlay_file):
         loaded = load_file(overlay_file, rel, rank=1, allow_empty=True)
         diags.extend(loaded.diagnostics)
         if loaded.root is None:
@@ -223,6 +251,10 @@ def _load_env(
         )
         return None, diags
     spec, found, repaired = _validate(tree, ranks)
+    if tree is not base:
+        from gpuplat.spec.overlay_names import misnamed
+
+        found = misnamed(base, tree, Locator(tree, ranks), found)
     diags.extend(found)
     from gpuplat.spec.checks import run_checks
 

@@ -18,6 +18,7 @@ from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload, WorkloadPlacement
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.spec.roles import OVERRIDES
+from gpuplat.spec.units import GpuUnit, workload_unit
 
 WEIGHTS_CLOUD = {"gs://": "gke", "s3://": "eks"}
 """Weight sources read with one cloud's node identity, by scheme."""
@@ -61,6 +62,8 @@ class WorkloadFit:
     workload: str
     gpus: int
     clusters: tuple[ClusterFit, ...]
+    unit: GpuUnit | None = None
+    """What ``gpus`` counts on the workload's first cluster (a MIG slice, a share of a GPU)."""
 
 
 def portability(env: EnvSpec) -> list[WorkloadFit]:
@@ -70,7 +73,8 @@ def portability(env: EnvSpec) -> list[WorkloadFit]:
     out = []
     for index, workload in enumerate(spec.workloads):
         fits = tuple(_cluster_fit(spec, loc, index, workload, c) for c in spec.clusters)
-        out.append(WorkloadFit(workload.name, workload.gpus, fits))
+        unit = workload_unit(spec, workload)
+        out.append(WorkloadFit(workload.name, workload.gpus, fits, unit))
     return out
 
 

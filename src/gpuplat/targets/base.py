@@ -141,6 +141,12 @@ class Target(CalendarHooks):
     cluster_autoscaler: ClassVar[bool] = False
     """gpuplat installs the Kubernetes cluster autoscaler (the cloud does not scale pools)."""
     weight_mounts: ClassVar[frozenset[str]] = frozenset({"copy", "image"})
+    local_volume_annotation: ClassVar[bool] = False
+    """The cloud's node autoscaler is the Kubernetes cluster autoscaler, which keeps a node whose
+    pods hold a disk-backed emptyDir unless the pod names it in
+    ``cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes`` (CA 1.27+, FAQ "What types
+    of pods can prevent CA from removing a node?"). GKE's autoscaler stopped counting local
+    storage as a blocker in 1.22, so it needs nothing."""
     blob_workload_identity: ClassVar[bool] = False
     """Pods read Azure Blob weights as a workload identity the infra stage creates (AKS)."""
     infra_provider: ClassVar[str]
@@ -380,4 +386,9 @@ class Target(CalendarHooks):
 
     def credentials_hint(self, text: str) -> str | None:
         """gpuplat's hint when Terraform's output says this cloud's credentials are missing."""
+        return None
+
+    def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:
+        """Where KEDA queries the cluster's managed Prometheus and the KEDA pod-identity
+        provider that signs the query, or None (the spec gives prometheus_address)."""
         return None

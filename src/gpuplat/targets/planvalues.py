@@ -25,6 +25,8 @@ class PlannedPool:
     """GPUs attached to the host shape (accelerator, count) and priced apart from it."""
     ladder: str | None = None
     """The pool whose capacity ladder this node pool is a rung of (its rungs share one cap)."""
+    max_price: float | None = None
+    """AKS spot: the most USD an hour a node may cost before it is evicted."""
 
     def gpu_bounds(self) -> tuple[int, int] | None:
         """(GPUs at min, at max nodes), or None when the GPU count is unknown."""

@@ -1,7 +1,7 @@
 """Fingerprints of what a render depends on, so a render with nothing to do can skip the work.
 
 An environment's fingerprint covers gpuplat itself (its version, code, catalog and templates),
-the spec and the environment's overlay. A local cache (``.gpuplat/cache/render.json``, not
+the spec, every overlay file in ``envs/`` and the day. A local cache (``.gpuplat/cache/render.json``, not
 committed: it depends on the installed gpuplat) keeps the fingerprint each environment was last
 rendered from; when nothing it covers changed and every file the manifest lists is still as
 written, a render has nothing to do and returns without loading the spec.
@@ -52,9 +52,21 @@ def file_sha(path: Path) -> str | None:
 
 
 def env_fingerprint(root: Path, env: str, overlay: str) -> str:
-    """Fingerprint of one environment's render inputs."""
+    """Fingerprint of one environment's render inputs.
+
+    Besides the spec and the overlay: every file in ``envs/`` that could be an overlay (a new
+    ``envs/staging.yaml`` for an undeclared environment makes the spec invalid) and the day the
+    support calendar is read for (a version can leave support overnight).
+    """
+    from gpuplat.clock import today
+
     digest = hashlib.sha256(code_fingerprint().encode())
-    for rel in ("gpuplat.yaml", overlay):
+    digest.update(f"\0today\0{today().isoformat()}".encode())
+    overlays = sorted((root / "envs").glob("*.y*ml")) if (root / "envs").is_dir() else []
+    rels = dict.fromkeys(
+        ["gpuplat.yaml", overlay, *(p.relative_to(root).as_posix() for p in overlays)]
+    )
+    for rel in rels:
         digest.update(f"\0{env}\0{rel}\0{file_sha(root / rel) or '-'}".encode())
     return digest.hexdigest()
 

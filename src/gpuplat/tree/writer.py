@@ -160,7 +160,18 @@ def _write_file(path: Path, text: str) -> None:
         os.fsync(fh.fileno())
 
 
-def replace_dir(target: Path, files: dict[str, str], marker: str) -> bool:
+def refuse_foreign(target: Path) -> None:
+    """Raises GpuplatError: ``target`` holds files and gpuplat never wrote into it."""
+    from gpuplat.errors import GpuplatError
+
+    raise GpuplatError(
+        f"{target} exists and was not written by gpuplat",
+        hint="choose an empty or new folder for --manifests; gpuplat writes only into a folder "
+        "it created, and keeps the files you add there later",
+    )
+
+
+def replace_dir(target: Path, files: dict[str, str], marker: str, marker_text: str) -> bool:
     """Make ``target`` hold exactly ``files`` (plus ``marker``), switching it atomically.
 
     Returns:
@@ -169,15 +180,9 @@ def replace_dir(target: Path, files: dict[str, str], marker: str) -> bool:
     Raises:
         GpuplatError: ``target`` has content gpuplat did not write (no marker file).
     """
-    from gpuplat.errors import GpuplatError
-
     if target.exists() and any(target.iterdir()) and not (target / marker).is_file():
-        raise GpuplatError(
-            f"{target} exists and was not written by gpuplat",
-            hint="choose an empty or new folder for --manifests; gpuplat replaces the whole "
-            "folder and will not delete files it did not write",
-        )
-    wanted = {**files, marker: "written by gpuplat render --manifests; replaced as a whole\n"}
+        refuse_foreign(target)
+    wanted = {**files, marker: marker_text}
     if target.is_dir():
         current = {
             p.relative_to(target).as_posix(): p.read_text(encoding="utf-8")

@@ -40,6 +40,9 @@ class ArgChange:
     effect: str
     via: str = ""
     """The changed local or variable it reads, when its own text did not change."""
+    constant: tuple[str, str] | None = None
+    """(old, new) when both are constants (no reference, no function call): the value changes
+    for every caller, so what the change does is proven, not only possible."""
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,13 @@ def members(node: object) -> Iterator[tuple[str, object, bool]]:
             yield (name if seen[name] == 1 else f"{name}#{seen[name]}"), body, True
 
 
-def _diff(ours: object, theirs: object, prefix: str, out: list[str]) -> None:
+def _diff(
+    ours: object,
+    theirs: object,
+    prefix: str,
+    out: list[str],
+    constants: dict[str, tuple[str, str]] | None = None,
+) -> None:
     mine = {k: (n, b) for k, n, b in members(ours)}
     new = {k: (n, b) for k, n, b in members(theirs)}
     for key in sorted(set(mine) | set(new)):
@@ -151,9 +160,19 @@ def _diff(ours: object, theirs: object, prefix: str, out: list[str]) -> None:
             continue
         (a, a_block), (b, b_block) = mine[key], new[key]
         if a_block and b_block:
-            _diff(a, b, path + ".", out)
+            _diff(a, b, path + ".", out, constants)
         elif _value(a) != _value(b):
             out.append(path)
+            old, now = _bare(_value(a)), _bare(_value(b))
+            if constants is not None and "${" not in f"{old}{now}" and not (a_block or b_block):
+                constants[path] = (str(old), str(now))
+
+
+def _bare(value: object) -> object:
+    """An attribute's value without its name (python-hcl2 serialises ``{name: value}``)."""
+    if isinstance(value, dict) and len(value) == 1:
+        return next(iter(value.values()))
+    return value
 
 
 def _reads(node: object, names: set[str], prefix: str) -> Iterator[tuple[str, str]]:
@@ -217,8 +236,9 @@ def _has(item: Item, name: str) -> bool:
 def _resource(address: str, old: Item, new: Item, refs: set[str]) -> ResourceChange | None:
     resource_type = address.removeprefix("data.").split(".")[0]
     paths: list[str] = []
-    _diff(old.node, new.node, "", paths)
-    args = [ArgChange(p, _effect(resource_type, p)) for p in paths]
+    constants: dict[str, tuple[str, str]] = {}
+    _diff(old.node, new.node, "", paths, constants)
+    args = [ArgChange(p, _effect(resource_type, p), constant=constants.get(p)) for p in paths]
     direct = set(paths)
     args += [
         ArgChange(p, _effect(resource_type, p), via)

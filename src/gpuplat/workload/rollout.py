@@ -19,26 +19,43 @@ class Rollout:
     revision_history_limit: int = REVISION_HISTORY
 
 
-def rollout(fits: int, gpus_per_replica: int, max_replicas: int, capacity_text: str) -> Rollout:
-    """Surge one replica only when the pools can place one more than the most replicas.
+def running_at_rollout(low: int, high: int, *, scaled: bool) -> int:
+    """Replicas that can be running when a rollout starts: the most an autoscaler (HPA or KEDA)
+    may have scaled to, or the fixed count when nothing scales the workload. A fixed workload
+    stays at its low bound whatever ``replicas.max`` says, so counting the max would refuse a
+    surge that fits (one p5 replica with room for two would go down on every image change)."""
+    return max(high if scaled else low, 1)
+
+
+def rollout(
+    fits: int,
+    gpus_per_replica: int,
+    max_replicas: int,
+    capacity_text: str,
+    *,
+    fixed: bool = False,
+) -> Rollout:
+    """Surge one replica only when the pools can place one more than can be running.
 
     Args:
         fits: Replicas the workload can be placed as, on the nodes its pools have at max_nodes,
             after the other workloads sharing those pools take their most (workload/capacity.py).
         gpus_per_replica: Units one replica takes.
-        max_replicas: Most replicas the workload may run.
+        max_replicas: Most replicas that can be running at rollout time (running_at_rollout).
         capacity_text: How the capacity was computed, for the comment.
+        fixed: Nothing scales the workload: ``max_replicas`` is its fixed count.
     """
+    running = f"{max_replicas} running (fixed: no autoscaler)" if fixed else None
     if fits >= max_replicas + 1:
         reason = (
             f"{capacity_text}: room for {fits} replicas of {gpus_per_replica} GPU unit(s); "
-            f"with at most {max_replicas} running one more fits, so a new pod starts before an "
-            "old one stops (maxSurge 1, maxUnavailable 0)."
+            f"with {running or f'at most {max_replicas} running'} one more fits, so a new pod "
+            "starts before an old one stops (maxSurge 1, maxUnavailable 0)."
         )
         return Rollout(1, 0, fits, reason)
     reason = (
         f"{capacity_text}: room for {fits} replicas of {gpus_per_replica} GPU unit(s); "
-        f"with up to {max_replicas} running a surge pod could wait forever for a GPU, so old "
-        "pods are replaced one at a time (maxSurge 0, maxUnavailable 1)."
+        f"with {running or f'up to {max_replicas} running'} a surge pod could wait forever for "
+        "a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1)."
     )
     return Rollout(0, 1, fits, reason)

@@ -1,23 +1,35 @@
-"""How the replica count moves: an HPA on a per-pod metric, or KEDA down to zero and back.
+"""How the replica count moves: one KEDA ScaledObject per autoscaled workload.
 
-Every window and threshold is decided here once; the model-server and scale-to-zero module
-inputs and the plain manifests are written from these values.
+The design (README: Autoscaling): KEDA's ``prometheus`` trigger follows the model server's own
+gauge (its queue, say) between the workload's bounds, and a scale-to-zero workload's
+ScaledObject also carries the HTTP add-on's trigger, which takes it from 0 to 1 on the first
+request. One object on every cloud; no custom- or external-metrics adapter to install; the two
+triggers compose (the HPA that KEDA writes takes the larger of their recommendations).
+
+Every window and threshold is decided here once; the scale-to-zero module inputs and the plain
+manifests are written from these values.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
 from gpuplat.spec.model import Workload
 
-AutoscaleKind = Literal["none", "hpa", "keda"]
+AutoscaleKind = Literal["none", "keda"]
 
 SCALE_DOWN_WINDOW = 600
-"""Seconds the HPA waits before acting on a lower recommendation: a GPU replica takes minutes
-to come back, so a dip in traffic must last before one is removed."""
+"""Least seconds a lower recommendation must hold before a replica is removed: a GPU replica
+takes minutes to come back (the window is raised to the workload's scale-out time)."""
 SCALE_DOWN_POLICY = ("Pods", 1, 300)
 """At most one replica removed per five minutes."""
+SCALE_UP_WINDOW = 60
+"""Seconds a higher recommendation must hold before replicas are added: a burst shorter than a
+minute is not worth a node start and a weight load."""
+SCALE_UP_POLICY = ("Pods", 4, 60)
+"""At most four replicas added per minute, so one scrape's outlier cannot order a fleet."""
 COOLDOWN = 600
 """Seconds a scale-to-zero workload stays warm after the last request: GPUs reload slowly."""
 POLLING_INTERVAL = 15
@@ -35,40 +47,51 @@ def number(value: float) -> str:
     return f"{value:g}"
 
 
+def queue_query(metric: str, namespace: str) -> str:
+    """The PromQL KEDA runs: the gauge summed over the workload's pods (its namespace holds
+    only them), so the recommendation is ceil(sum / threshold) replicas."""
+    return f'sum({metric}{{namespace="{namespace}"}})'
+
+
+def replicas_for(total: float, threshold: float, low: int, high: int) -> int:
+    """Replicas the trigger asks for when the gauge sums to ``total`` over the pods."""
+    return max(low, min(high, math.ceil(total / threshold)))
+
+
 @dataclass(frozen=True)
-class ScaleDown:
-    """The HPA's scale-down behaviour."""
+class Policy:
+    """One HPA scaling policy: at most ``value`` of ``type`` per ``period_seconds``."""
 
-    stabilization_window_seconds: int
-    select_policy: str
-    policy_type: str
-    policy_value: int
-    policy_period_seconds: int
+    type: str
+    value: int
+    period_seconds: int
 
 
 @dataclass(frozen=True)
-class Hpa:
-    """A HorizontalPodAutoscaler on one per-pod metric."""
+class Behavior:
+    """The HPA behaviour KEDA writes: stabilisation windows and rate limits each way."""
 
-    metric: str
-    average_value: str
-    min_replicas: int
-    max_replicas: int
-    scale_down: ScaleDown
+    up_window_seconds: int
+    up: Policy
+    down_window_seconds: int
+    down: Policy
 
 
 @dataclass(frozen=True)
 class QueueTrigger:
-    """KEDA's second trigger: a Prometheus query on the server's own queue."""
+    """KEDA's prometheus trigger: a query on the server's own gauge, and who signs it."""
 
     address: str
     query: str
     threshold: str
+    auth_provider: str | None
+    """KEDA pod-identity provider of the TriggerAuthentication (gcp, aws, azure-workload), or
+    None for a Prometheus that needs no credentials."""
 
 
 @dataclass(frozen=True)
-class ZeroScaler:
-    """KEDA objects that scale a workload to zero and back, and the Service clients call."""
+class HttpRoute:
+    """The KEDA HTTP add-on's part of a scale-to-zero workload: 0 to 1 on the first request."""
 
     front: str
     """Name of the ExternalName Service clients call (a name for the interceptor)."""
@@ -77,41 +100,57 @@ class ZeroScaler:
     interceptor_host: str
     interceptor_port: int
     http_scaler: str
+    target_pending_requests: int
+    wait_seconds: int
+    """How long the interceptor holds a request for this workload (its conditionWait): the
+    Deployment's progress deadline, node start + pull + load."""
+
+
+@dataclass(frozen=True)
+class Scaler:
+    """The ScaledObject of an autoscaled workload: bounds, behaviour and its triggers."""
+
+    min_replicas: int
     max_replicas: int
     cooldown_seconds: int
     polling_interval_seconds: int
-    target_pending_requests: int
+    behavior: Behavior
+    http: HttpRoute | None
     queue: QueueTrigger | None
+    scale_out_seconds: int
+    """A new replica on a new node: node start + image pull + weight load."""
+
+    def explain(self) -> str:
+        """The bounds, triggers and windows in one line, for the comment above the module."""
+        parts = []
+        if self.http is not None:
+            parts.append(
+                "from 0 on the first request (clients call the front Service; the HTTP "
+                "add-on's interceptor holds requests while a node and a replica start)"
+            )
+        if self.queue is not None:
+            parts.append(
+                f"{self.min_replicas or 1}..{self.max_replicas} replicas = ceil({self.queue.query} "
+                f"/ {self.queue.threshold})"
+            )
+        b = self.behavior
+        return (
+            f"{'; '.join(parts)}. A new replica takes about {self.scale_out_seconds}s (node "
+            f"start + pull + load): scale-up waits {b.up_window_seconds}s, scale-down "
+            f"{b.down_window_seconds}s and removes {b.down.value} per {b.down.period_seconds}s."
+        )
 
 
 def autoscale_kind(workload: Workload, low: int, high: int) -> AutoscaleKind:
-    """KEDA for scale-to-zero, an HPA when a metric can move the count, else a fixed count."""
+    """KEDA for scale-to-zero or a metric that can move the count, else a fixed count."""
     if workload.scale_to_zero:
         return "keda"
     if workload.autoscaling.metric is not None and high > low:
-        return "hpa"
+        return "keda"
     return "none"
 
 
-def hpa_for(workload: Workload, low: int, high: int) -> Hpa | None:
-    """The HPA of a workload whose metric can move its replica count between low and high."""
-    metric = workload.autoscaling.metric
-    if autoscale_kind(workload, low, high) != "hpa" or metric is None:
-        return None
-    kind, value, period = SCALE_DOWN_POLICY
-    return Hpa(
-        metric=metric,
-        average_value=number(workload.autoscaling.target),
-        min_replicas=max(low, 1),
-        max_replicas=high,
-        scale_down=ScaleDown(SCALE_DOWN_WINDOW, "Min", kind, value, period),
-    )
-
-
-def zero_for(workload: Workload, namespace: str, high: int) -> ZeroScaler | None:
-    """The KEDA objects of a scale-to-zero workload (None for any other)."""
-    if not workload.scale_to_zero:
-        return None
+def _http(workload: Workload, namespace: str, wait_seconds: int) -> HttpRoute:
     front = f"{workload.name}-front"
     hosts = (
         front,
@@ -119,24 +158,57 @@ def zero_for(workload: Workload, namespace: str, high: int) -> ZeroScaler | None
         f"{front}.{namespace}.svc",
         f"{front}.{namespace}.svc.cluster.local",
     )
+    host, port = HTTP_INTERCEPTOR
+    return HttpRoute(front, hosts, host, port, HTTP_SCALER, TARGET_PENDING_REQUESTS, wait_seconds)
+
+
+def scaler_for(
+    workload: Workload,
+    namespace: str,
+    low: int,
+    high: int,
+    *,
+    managed: tuple[str, str] | None,
+    scale_out_seconds: int,
+    wait_seconds: int,
+) -> Scaler | None:
+    """The ScaledObject of a workload between ``low`` and ``high`` (None for a fixed count).
+
+    Args:
+        managed: The cloud's managed Prometheus (query address, KEDA identity provider), used
+            when the spec gives no ``prometheus_address``.
+        scale_out_seconds: Node start + pull + load: the scale-down window is at least this,
+            so one oscillation never pays for a node start and a weight load.
+        wait_seconds: The progress deadline: how long the interceptor holds a request at zero.
+    """
+    if autoscale_kind(workload, low, high) != "keda":
+        return None
     auto = workload.autoscaling
     queue = None
-    if auto.prometheus_address and auto.metric:
-        queue = QueueTrigger(
-            auto.prometheus_address,
-            f'sum({auto.metric}{{namespace="{namespace}"}})',
-            number(auto.target),
+    if auto.metric is not None:
+        address, provider = (
+            (auto.prometheus_address, None)
+            if auto.prometheus_address
+            else (managed or (None, None))
         )
-    host, port = HTTP_INTERCEPTOR
-    return ZeroScaler(
-        front=front,
-        hosts=hosts,
-        interceptor_host=host,
-        interceptor_port=port,
-        http_scaler=HTTP_SCALER,
+        if address is not None:
+            query = queue_query(auto.metric, namespace)
+            queue = QueueTrigger(address, query, number(auto.target), provider)
+    kind, value, period = SCALE_DOWN_POLICY
+    up_kind, up_value, up_period = SCALE_UP_POLICY
+    behavior = Behavior(
+        up_window_seconds=SCALE_UP_WINDOW,
+        up=Policy(up_kind, up_value, up_period),
+        down_window_seconds=max(SCALE_DOWN_WINDOW, scale_out_seconds),
+        down=Policy(kind, value, period),
+    )
+    return Scaler(
+        min_replicas=low,
         max_replicas=max(high, 1),
-        cooldown_seconds=COOLDOWN,
+        cooldown_seconds=max(COOLDOWN, scale_out_seconds),
         polling_interval_seconds=POLLING_INTERVAL,
-        target_pending_requests=TARGET_PENDING_REQUESTS,
+        behavior=behavior,
+        http=_http(workload, namespace, wait_seconds) if workload.scale_to_zero else None,
         queue=queue,
+        scale_out_seconds=scale_out_seconds,
     )

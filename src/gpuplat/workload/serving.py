@@ -21,14 +21,12 @@ from gpuplat.workload.budget import StartupBudget, startup_budget
 from gpuplat.workload.capacity import left_for, pool_units
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
-from gpuplat.workload.rollout import Rollout, rollout
+from gpuplat.workload.rollout import Rollout, rollout, running_at_rollout
 from gpuplat.workload.scaling import (
     AutoscaleKind,
-    Hpa,
-    ZeroScaler,
+    Scaler,
     autoscale_kind,
-    hpa_for,
-    zero_for,
+    scaler_for,
 )
 from gpuplat.workload.weights import (
     MODEL_PATH_ENV,
@@ -121,8 +119,7 @@ class ServingPlan:
     shm_size: str
     disruption_max_unavailable: int
     autoscale: AutoscaleKind
-    hpa: Hpa | None
-    zero: ZeroScaler | None
+    scaler: Scaler | None
     labels: dict[str, str] = field(default_factory=dict)
     """Labels of every object of the workload."""
     selector: dict[str, str] = field(default_factory=dict)
@@ -193,7 +190,9 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     low, high = role.low, role.high
     node_selector, class_tolerations = _ladder_selector(cluster, pools)
     fits, capacity_text = left_for(spec, workload, cluster)
-    plan_rollout = rollout(fits, workload.gpus, max(high, 1), capacity_text)
+    fixed = autoscale_kind(workload, low, high) == "none"
+    running = running_at_rollout(low, high, scaled=not fixed)
+    plan_rollout = rollout(fits, workload.gpus, running, capacity_text, fixed=fixed)
     resources = replica_resources(spec, cluster, pools, workload, fuse=weights.mode == "gcsfuse")
     if weights.mode == "copy":
         weights = replace(
@@ -242,8 +241,17 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         shm_size=SHM_MULTI_GPU if workload.gpus > 1 else SHM_ONE_GPU,
         disruption_max_unavailable=DISRUPTION_MAX_UNAVAILABLE,
         autoscale=autoscale_kind(workload, low, high),
-        hpa=hpa_for(workload, low, high),
-        zero=zero_for(workload, workload.name, high),
+        scaler=scaler_for(
+            workload,
+            workload.name,
+            low,
+            min(high, max(fits, low, 1)),
+            managed=target(cluster.cloud).metrics_query(cluster),
+            scale_out_seconds=budget.node_start_seconds
+            + budget.before_probes_seconds
+            + budget.load_seconds,
+            wait_seconds=budget.progress_deadline_seconds,
+        ),
         labels=labels,
         selector={"gpuplat.dev/workload": workload.name},
         pod_labels=dict(sorted({**workload.pod_labels, **weights.pod_labels, **labels}.items())),

@@ -62,6 +62,20 @@ GCSFUSE_ANNOTATIONS = {
 Mode = Literal["copy", "gcsfuse", "blobfuse", "image"]
 
 
+WEIGHTS_VOLUME = "weights"
+"""The pod volume copied weights are written to (an emptyDir on the node's disk)."""
+SAFE_TO_EVICT_LOCAL_VOLUMES = "cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes"
+"""Volumes the cluster autoscaler may drop with the pod when it empties a node: copied weights
+are fetched again wherever the pod starts, so they must not pin a GPU node forever."""
+
+
+def local_volume_annotations(cluster: Cluster) -> dict[str, str]:
+    """The copied weights' emptyDir named as safe to drop, where the autoscaler reads it."""
+    if not targets.target(cluster.cloud).local_volume_annotation:
+        return {}
+    return {SAFE_TO_EVICT_LOCAL_VOLUMES: WEIGHTS_VOLUME}
+
+
 MODEL_PATH_PLACEHOLDER = "{model_path}"
 """Written in a workload's args, command or env values, it becomes the model path."""
 MODEL_PATH_ENV = "MODEL_PATH"
@@ -95,7 +109,8 @@ class Weights:
     init_limits: dict[str, str] = field(default_factory=dict)
     init_env: dict[str, str] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
-    """Pod annotations the weights need (the GKE Cloud Storage FUSE sidecar)."""
+    """Pod annotations the weights need (the GKE Cloud Storage FUSE sidecar; the copied weights'
+    volume as safe to evict for the cluster autoscaler)."""
     pod_labels: dict[str, str] = field(default_factory=dict)
     """Pod labels the weights need (AKS workload identity)."""
     driver: str | None = None
@@ -176,6 +191,7 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
         image,
         command,
         size_limit,
+        annotations=local_volume_annotations(cluster),
     )
 
 
@@ -217,6 +233,7 @@ def _blob(workload: Workload, cluster: Cluster, blob: BlobLocation, target: str)
         ("azcopy", "copy", folder, target, "--recursive"),
         f"{copy_size_gib(model.size_gb)}Gi",
         init_env=env,
+        annotations=local_volume_annotations(cluster),
         pod_labels=labels,
         reader=reader,
     )

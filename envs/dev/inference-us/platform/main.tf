@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster inference-us: keda, keda-http-add-on
 module "platform_inference-us" {
-  source = "../../../../modules/gpu-platform/1.3.0"
+  source = "../../../../modules/gpu-platform/1.4.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
     helm       = helm.cluster_inference-us
@@ -19,7 +19,7 @@ module "platform_inference-us" {
   keda = {
     enabled              = true
     http_add_on          = true
-    wait_timeout_seconds = 900
+    wait_timeout_seconds = 1517
   }
   kueue             = false
   leader_worker_set = false

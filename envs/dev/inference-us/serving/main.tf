@@ -20,7 +20,7 @@ module "weights_chat_inference-us" {
 
 # Model server chat on inference-us (primary)
 module "serve_chat_inference-us" {
-  source = "../../../../modules/model-server/2.2.0"
+  source = "../../../../modules/model-server/2.3.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }
@@ -163,10 +163,9 @@ module "serve_chat_inference-us" {
   depends_on = [module.weights_chat_inference-us]
 }
 
-# Scale-to-zero of chat on inference-us: clients call the front Service; the
-# KEDA HTTP add-on's interceptor holds their requests while a node and a replica start.
+# Autoscaling of chat on inference-us (one KEDA ScaledObject): from 0 on the first request (clients call the front Service; the HTTP add-on's interceptor holds requests while a node and a replica start); 1..4 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 874s (node start + pull + load): scale-up waits 60s, scale-down 874s and removes 1 per 300s.
 module "zero_chat_inference-us" {
-  source = "../../../../modules/scale-to-zero/2.1.0"
+  source = "../../../../modules/scale-to-zero/3.0.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }
@@ -178,24 +177,49 @@ module "zero_chat_inference-us" {
     "app.kubernetes.io/name"       = "chat"
     "gpuplat.dev/workload"         = "chat"
   }
-  port         = 8000
-  max_replicas = 4
-  front = {
-    external_name = "keda-add-ons-http-interceptor-proxy.keda.svc.cluster.local"
-    hosts = [
-      "chat-front",
-      "chat-front.chat",
-      "chat-front.chat.svc",
-      "chat-front.chat.svc.cluster.local",
-    ]
-    name = "chat-front"
-    port = 8080
+  port = 8000
+  replicas = {
+    max = 4
+    min = min(4, max(0, lookup(var.failover_floor, "serve_chat_inference-us", 0)))
   }
-  http_scaler              = "keda-add-ons-http-external-scaler.keda.svc.cluster.local:9090"
-  cooldown_seconds         = 600
+  http = {
+    front = {
+      external_name = "keda-add-ons-http-interceptor-proxy.keda.svc.cluster.local"
+      hosts = [
+        "chat-front",
+        "chat-front.chat",
+        "chat-front.chat.svc",
+        "chat-front.chat.svc.cluster.local",
+      ]
+      name = "chat-front"
+      port = 8080
+    }
+    scaler                  = "keda-add-ons-http-external-scaler.keda.svc.cluster.local:9090"
+    target_pending_requests = 4
+    wait_seconds            = 1517
+  }
+  cooldown_seconds         = 874
   polling_interval_seconds = 15
-  target_pending_requests  = 4
-  min_replicas             = min(4, lookup(var.failover_floor, "serve_chat_inference-us", 0))
+  behavior = {
+    down = {
+      periodSeconds = 300
+      type          = "Pods"
+      value         = 1
+    }
+    down_window_seconds = 874
+    up = {
+      periodSeconds = 60
+      type          = "Pods"
+      value         = 4
+    }
+    up_window_seconds = 60
+  }
+  prometheus = {
+    address       = "https://monitoring.googleapis.com/v1/projects/acme-inference-dev/location/global/prometheus"
+    auth_provider = "gcp"
+    query         = "sum(vllm:num_requests_waiting{namespace=\"chat\"})"
+    threshold     = "4"
+  }
 
   depends_on = [module.serve_chat_inference-us]
 }

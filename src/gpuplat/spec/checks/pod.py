@@ -136,6 +136,7 @@ def _model_args(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Dia
             yield loc.error(
                 (*base, "args", at),
                 f"--model {value} is not where the weights are: {where}",
-                f"write --model={MODEL_PATH_PLACEHOLDER} (mount: {workload.model.mount} puts "
-                f"{workload.model.source} at {where})",
+                f'write "--model={MODEL_PATH_PLACEHOLDER}", quoted (in a [ ] list YAML reads '
+                f"unquoted braces as a mapping); mount: {workload.model.mount} puts "
+                f"{workload.model.source} at {where}",
             )

@@ -81,7 +81,11 @@ def _shape(
                 "device plugins may report it as 0 GPUs; check before relying on it",
             )
         return
-    # Not in the catalog: a shape newer than the catalog, or a typo.
+    # Not in the catalog: another cloud's shape, a shape newer than the catalog, or a typo.
+    elsewhere = _other_cloud(cloud, pool.machine_type)
+    if elsewhere is not None:
+        yield loc.error(mt_path, *elsewhere)
+        return
     close = catalog.close_matches(cloud.shape_kind, pool.machine_type)
     if pool.accelerator is None or pool.gpus_per_node is None:
         hint = f'did you mean "{close[0]}"?' if close else None
@@ -104,3 +108,28 @@ def _shape(
             f'unknown {cloud.accelerator_word} "{pool.accelerator}"',
             f'did you mean "{close[0]}"?' if close else None,
         )
+
+
+def _other_cloud(cloud: Target, machine_type: str) -> tuple[str, str] | None:
+    """(message, hint) when ``machine_type`` is a shape of another cloud ("g6.xlarge" on GKE)."""
+    from gpuplat.targets import TARGETS
+
+    for other in TARGETS.values():
+        found = catalog.shape(other.cloud, machine_type) if other is not cloud else None
+        if found is None:
+            continue
+        same = [
+            s.name
+            for s in catalog.shapes(cloud.cloud)
+            if found.gpu_model is not None
+            and s.gpu_model == found.gpu_model
+            and s.gpu_count == found.gpu_count
+        ][:3]
+        like = f" with the same GPUs ({', '.join(same)})" if same else ""
+        return (
+            f'"{machine_type}" is a machine type of {other.title} ({other.shape_word}); this '
+            f"cluster runs on {cloud.title}",
+            f"pick one of the {cloud.shape_word}s{like}; or set cloud: {other.cloud} if the "
+            f"cluster is meant to run on {other.title}",
+        )
+    return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gpuplat.spec.checks import placement, pod, requests, roles, weights
+from gpuplat.spec.checks import memshare, placement, pod, requests, roles, signals, weights
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
@@ -29,6 +29,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         base: KeyPath = ("workloads", i)
         yield from _references(spec, workload, clusters, base, loc)
         yield from _replicas(workload, base, loc)
+        yield from signals.check(workload, clusters, base, loc)
         yield from weights.check(workload, clusters, base, loc)
         yield from _container(workload, base, loc)
         yield from pod.check(workload, base, loc)
@@ -226,6 +227,7 @@ def _fit(
             f"{units} is not a multiple of {workload.gpus}; pick gpus that divide {units}",
             related=shape + sharing,
         )
+    yield from memshare.check(workload, pool, at, where, gpu.gpu_memory_gb, base, loc)
     memory = _replica_memory_gb(workload, pool, gpu.gpu_memory_gb)
     if memory is not None:
         size = workload.model.size_gb

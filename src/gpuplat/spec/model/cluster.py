@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Discriminator, Field, Tag
 
+from gpuplat.spec.model.account import AwsAccount, AzureAccount, GcpAccount
 from gpuplat.spec.model.backend import Backend
 from gpuplat.spec.model.base import Duration, Labels, SpecModel
 from gpuplat.spec.model.ladder import RungItem
@@ -28,8 +29,8 @@ class Capacity(SpecModel):
     )
     reservation: str | None = Field(
         None,
-        description="Reservation to consume: GCE reservation name (omit to use any matching "
-        "reservation), EC2 capacity reservation / capacity block id, or the resource id of an "
+        description="Reservation to consume: GCE reservation name (required on GKE: without "
+        "one a pool is an on-demand VM that uses a reservation only if one is free), EC2 capacity reservation / capacity block id, or the resource id of an "
         "Azure capacity reservation group. Only with type reservation.",
     )
     reservation_project: str | None = Field(
@@ -229,57 +230,6 @@ class KubernetesVersion(SpecModel):
     )
 
 
-class GcpAccount(SpecModel):
-    """Google Cloud identifiers."""
-
-    project: str = Field(description="GCP project id that owns the cluster.")
-
-
-class AwsAccount(SpecModel):
-    """AWS identifiers."""
-
-    account_id: str | None = Field(
-        None, description="12-digit AWS account id; when set, Terraform refuses other accounts."
-    )
-    endpoint: str | None = Field(
-        None,
-        description="One URL for every AWS API the infra stage calls, for an emulator such as "
-        "LocalStack or moto (e.g. http://localhost:4566). Credentials still come from the "
-        "environment.",
-    )
-    admins: list[str] = Field(
-        default_factory=list,
-        description="IAM role or user ARNs given cluster-admin through EKS access entries "
-        "(the identity that creates the cluster always is).",
-    )
-    kms_key_arn: str | None = Field(
-        None,
-        description="KMS key ARN that envelope-encrypts Kubernetes secrets. Default: EKS's own "
-        "encryption at rest.",
-    )
-    ssm_access: bool = Field(
-        False,
-        description="Attach AmazonSSMManagedInstanceCore to the node role, so nodes can be "
-        "reached with Session Manager for debugging. Off: the nodes' role has no SSM access.",
-    )
-
-
-class AzureAccount(SpecModel):
-    """Azure identifiers."""
-
-    subscription_id: str = Field(description="Azure subscription id (a GUID).")
-    resource_group: str = Field(
-        description="Existing resource group that holds the cluster (and, by default, the "
-        "user-assigned identities of its workloads)."
-    )
-    admins: list[str] = Field(
-        default_factory=list,
-        description="Object ids (GUIDs) of Microsoft Entra groups given cluster-admin. With "
-        "local accounts off (protected environments) nobody else reaches the API unless an "
-        "Azure role grants it.",
-    )
-
-
 class AuthorizedNetwork(SpecModel):
     """A CIDR allowed to reach the control plane."""
 
@@ -304,11 +254,12 @@ class Network(SpecModel):
         None, description="EKS: CIDR of a new VPC gpuplat creates when no network is given."
     )
     private_nodes: bool = Field(False, description="Nodes get no public IP addresses.")
-    cloud_nat: bool = Field(
-        True,
-        description="GKE private nodes: create a Cloud Router and Cloud NAT for the subnetwork, "
-        "so nodes can pull images and weights from the internet; false when the VPC already has "
-        "NAT for it.",
+    cloud_nat: bool | None = Field(
+        None,
+        description="GKE private nodes (required with them: gpuplat does not own the VPC): true "
+        "creates a Cloud Router and Cloud NAT for the subnetwork, so nodes can pull images and "
+        "weights from the internet; false when the VPC already has NAT for it (a second NAT "
+        "for the same subnetwork fails to create).",
     )
     public_endpoint: bool = Field(
         True,

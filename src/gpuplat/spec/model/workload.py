@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from gpuplat.catalog.servers import ServerName
 from gpuplat.spec.model.base import Duration, SpecModel
 
 
@@ -50,13 +51,16 @@ class Autoscale(SpecModel):
 
     metric: str | None = Field(
         None,
-        description="Per-pod metric to scale on, e.g. vllm:num_requests_waiting. Default: "
-        "none (fixed at replicas.min unless scale_to_zero).",
+        description="Per-pod gauge of the model server to scale on, one it exports (e.g. "
+        "vllm:num_requests_waiting, tgi_queue_size, sglang:num_queue_reqs, "
+        "nv_inference_pending_request_count). KEDA's prometheus trigger follows the sum over the "
+        "workload's pods. Default: none (fixed at replicas.min unless scale_to_zero).",
     )
     target: float = Field(5.0, gt=0, description="Target average value of the metric per pod.")
     prometheus_address: str | None = Field(
         None,
-        description="KEDA Prometheus scaler address for scale-to-zero, e.g. "
+        description="Prometheus query address of the cluster's metrics, when it is not the one "
+        "gpuplat chooses per cloud (see README: Autoscaling), e.g. "
         "http://prometheus.monitoring:9090.",
     )
 
@@ -146,6 +150,11 @@ class Workload(SpecModel):
         None, description="Alternatively: any pool with this GPU (e.g. L4, nvidia-l4)."
     )
     replicas: Replicas = Field(default_factory=Replicas)
+    server: ServerName | None = Field(
+        None,
+        description="The model server the image runs (vllm, tgi, sglang, triton): where it "
+        "serves /metrics and which signals it exports. Default: from the image.",
+    )
     scale_to_zero: bool = Field(
         False, description="Scale to 0 replicas when idle (KEDA). Needs a pool with min_nodes 0."
     )

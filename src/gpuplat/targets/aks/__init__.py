@@ -80,6 +80,10 @@ class AKS(Target):
     managed_device_plugin = False
     operator_mig_strategy = None  # AKS partitions MIG pools itself (gpu_instance)
     weight_mounts = frozenset({"copy", "image", "blobfuse"})
+    # The managed autoscaler is the upstream one; the cluster's profile sets
+    # skip_nodes_with_local_storage = false, the annotation keeps that true of each pod when a
+    # profile is changed by hand.
+    local_volume_annotation = True
     blob_workload_identity = True
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {
         "azurerm": ("hashicorp/azurerm", ">= 4.79, < 5")
@@ -192,6 +196,13 @@ class AKS(Target):
 
     def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
         return infra.read_pool(values)
+
+    def planned_fee_tier(self, values: Mapping[str, object], today: date) -> str | None:
+        # The control-plane tier (Free, Standard with the uptime SLA, Premium) sets the fee.
+        tier = values.get("sku_tier")
+        if isinstance(tier, str) and tier.lower() != "free":
+            return tier.lower()
+        return None
 
     def planned_cluster_pools(self, values: Mapping[str, object]) -> tuple[PlannedPool, ...]:
         pool = infra.read_default_pool(values)

@@ -26,8 +26,6 @@ _CAPACITY_GROUP = re.compile(
     r"Microsoft\.Compute/capacityReservationGroups/[-\w.]+$",
     re.IGNORECASE,
 )
-MIG_IMAGE = "Ubuntu"
-"""The OS SKU gpuplat renders AKS MIG pools on: the node image AKS documents MIG with."""
 
 
 def cluster(cluster: Cluster, plugin: str, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
@@ -54,6 +52,19 @@ def cluster(cluster: Cluster, plugin: str, base: KeyPath, loc: Locator) -> Itera
                     f'"{admin}" is not the object id of a Microsoft Entra group',
                     "`az ad group show --group <name> --query id -o tsv` prints it (a GUID)",
                 )
+        if not azure.deployer_admin and not azure.admins:
+            # kubelogin signs the later stages in as an Entra identity, which Kubernetes RBAC
+            # binds to nothing and Azure RBAC authorizes only through a role: nobody could
+            # apply the platform and serving stages, whatever the local accounts.
+            yield loc.error(
+                (*path, "deployer_admin"),
+                "nobody could run the platform and serving stages: they reach the API as an "
+                "Entra identity (kubelogin), and with deployer_admin off and no admins groups "
+                "no identity is authorized (403)",
+                "set deployer_admin: true (the deploying identity gets Azure Kubernetes Service "
+                "RBAC Cluster Admin on the cluster), or list an Entra group's object id under "
+                "admins",
+            )
     version = cluster.kubernetes.version
     parsed = version_tuple(version) if version is not None else None
     if parsed is not None and version is not None and "-" in version:
@@ -128,7 +139,10 @@ def _network(cluster: Cluster, path: KeyPath, loc: Locator) -> Iterator[Diagnost
 def pool(
     cluster: Cluster, pool: NodePool, gpu: PoolGpu, plugin: str, base: KeyPath, loc: Locator
 ) -> Iterator[Diagnostic]:
-    """MIG profiles AKS can select, OS SKUs, spot prices, reservations, vGPU sizes, OS disks."""
+    """MIG profiles AKS can select, OS SKUs, spot prices, reservations, vGPU sizes, OS disks.
+
+    MIG pools may run Ubuntu or Azure Linux: AKS partitions the GPUs (gpu_instance) on both
+    with its own driver, and the NVIDIA device plugin hands the instances out the same way."""
     if gpu.shape is not None and gpu.shape.vgpu:
         yield loc.error(
             (*base, "machine_type"),
@@ -187,12 +201,6 @@ def _mig(
             (*base, "driver", "install"),
             "AKS partitions MIG only on nodes with its own GPU driver",
             "set driver.install: managed on MIG pools",
-        )
-    if (pool.image or MIG_IMAGE) != MIG_IMAGE:
-        yield loc.error(
-            (*base, "image"),
-            f"gpuplat renders AKS MIG pools on {MIG_IMAGE} nodes, the image AKS documents MIG with",
-            f"set image: {MIG_IMAGE}, or remove image",
         )
 
 

@@ -69,12 +69,15 @@ def cluster_view(
             "private_cluster": not network.public_endpoint,
             "authorized_ip_ranges": [a.cidr for a in network.authorized_networks],
         },
-        # Protected (prod-like) environments: Kubernetes authorization through Azure roles and
-        # no local accounts, so every access is a Microsoft Entra identity that can be revoked.
+        # Kubernetes authorization through Azure roles in every environment: the later stages
+        # sign in as an Entra identity (kubelogin), which Kubernetes RBAC would bind to nothing
+        # but the admins groups. Protected (prod-like) environments also turn local accounts
+        # off, so every access is an Entra identity that can be revoked.
         "entra": {
             "admin_group_object_ids": list(azure.admins),
-            "azure_rbac_enabled": env.protected,
+            "azure_rbac_enabled": True,
         },
+        "deployer_admin": azure.deployer_admin,
         "local_account_disabled": env.protected,
         "system_pool": {
             "vm_size": system.machine_type or target.default_system_machine,
@@ -83,6 +86,13 @@ def cluster_view(
             "zones": list(cluster.zones),
         },
         "autoscaler": {"expander": expander},
+        "sku_tier": azure.sku_tier,
+        "upgrades": {
+            "channel": azure.upgrade_channel,
+            "node_os_channel": azure.node_os_upgrade_channel,
+        },
+        "maintenance": azure.maintenance.model_dump(),
+        "reservation_group_ids": reservation_groups(target, cluster),
         "tags": tags,
     }
     identities = [
@@ -140,6 +150,7 @@ def pool_view(
         "name": pool.name,
         "vm_size": pool.machine_type,
         "gpus_per_node": gpu.gpus_per_node,
+        "advertised_gpus": gpu.units_per_node,
         # With driver.install none the GPU Operator installs the driver (and AKS must not).
         "gpu_driver": "None" if pool.driver.install == "none" else "Install",
         "gpu_instance": gpu_instance,
@@ -164,6 +175,18 @@ def pool_view(
         "gpus_per_node": gpu.gpus_per_node,
         "args": args,
     }
+
+
+def reservation_groups(target: Target, cluster: Cluster) -> list[str]:
+    """The capacity reservation groups of the cluster's pools and ladder rungs, in order."""
+    out: list[str] = []
+    for pool in cluster.node_pools:
+        for rung in target.ladder(cluster, pool).rungs:
+            cap = rung.pool.capacity
+            assert not isinstance(cap, list)  # a rung's node pool has the rung's one capacity
+            if cap.type == "reservation" and cap.reservation and cap.reservation not in out:
+                out.append(cap.reservation)
+    return out
 
 
 def blob_readers(env: EnvSpec, cluster: Cluster) -> list[BlobReader]:
@@ -227,4 +250,7 @@ def _pool(values: Mapping[str, object]) -> PlannedPool | None:
         capacity = "reservation"
     shape = catalog.shape("aks", machine) if machine else None
     gpus = shape.gpu_count if shape is not None and shape.gpu_count else None
-    return PlannedPool("aks", machine, capacity, low, high, gpus)
+    price = values.get("spot_max_price")
+    # -1 (the default) is no cap of the pool's own: evicted only for capacity.
+    max_price = float(price) if isinstance(price, int | float) and price > 0 else None
+    return PlannedPool("aks", machine, capacity, low, high, gpus, max_price=max_price)

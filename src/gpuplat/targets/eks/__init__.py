@@ -79,6 +79,7 @@ class EKS(Target):
     default_device_plugin = "nvidia-device-plugin"
     managed_device_plugin = False
     cluster_autoscaler = True
+    local_volume_annotation = True  # the chart's autoscaler: skip-nodes-with-local-storage=true
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {"aws": ("hashicorp/aws", ">= 5.100, < 7")}
     infra_provider = "aws"
     infracost_usage_key = "instances"

@@ -10,7 +10,7 @@ from gpuplat import catalog
 from gpuplat.catalog import ChartPin
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster
+from gpuplat.spec.model import Cluster, Rung
 from gpuplat.targets import support
 
 
@@ -75,6 +75,13 @@ def _efa_chart(
         types += [
             ((*base, "node_pools", j, "extra_machine_types", k), name)
             for k, name in enumerate(pool.extra_machine_types)
+        ]
+        # A ladder rung's own instance type is a node group of its own on that type.
+        rungs = pool.capacity if isinstance(pool.capacity, list) else []
+        types += [
+            ((*base, "node_pools", j, "capacity", k, "machine_type"), rung.machine_type)
+            for k, rung in enumerate(rungs)
+            if isinstance(rung, Rung) and rung.machine_type is not None
         ]
         for path, itype in types:
             shape = catalog.shape("eks", itype)

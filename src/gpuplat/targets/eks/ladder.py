@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from gpuplat import catalog
 from gpuplat.hcl.writer import Raw, quote, raw
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster
+from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.targets.base import SYSTEM_GROUP
 
 KINDS = ("reservation", "capacity-block", "on-demand", "spot")
@@ -38,11 +39,29 @@ def group_pattern(cluster: str, group: str) -> Raw:
     return raw(f'format("^%s$", {name})')
 
 
+def _efa_zones(group: NodePool, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """A rung's own zones for an EFA node group: one, as for the pool (targets/eks/nodegroup.py);
+    the pool's check sees only the pool's zones, which the rung's replace."""
+    shape = catalog.shape("eks", group.machine_type)
+    zones = group.zones or []
+    if not group.efa or (shape is not None and not shape.efa) or len(zones) == 1:
+        return
+    yield loc.error(
+        path,
+        f'EFA node group "{group.name}" must be in one availability zone; it has '
+        f"{len(zones)} zones",
+        "EFA does not cross zones: give the rung one zone (the pool's, or its reservation's), "
+        "or drop the rung's zones to use the pool's",
+    )
+
+
 def check(cluster: Cluster, lad: Ladder, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
-    """Reservation and Capacity Block rungs: their ids and their one zone."""
+    """Reservation and Capacity Block rungs: their ids and their one zone; EFA rungs' zones."""
     for rung in lad.rungs:
         path = (*base, *rung.path)
         mapping = lad.written(rung)
+        if mapping is not None and mapping.zones is not None:
+            yield from _efa_zones(rung.pool, (*path, "zones"), loc)
         if mapping is not None and mapping.block is not None:
             yield loc.error(
                 (*path, "block"),

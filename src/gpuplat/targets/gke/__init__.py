@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from gpuplat.catalog import ChartPin, Shape
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import Ladder, LadderRung
+from gpuplat.spec.ladder import Ladder, LadderRung, single_capacity
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets.base import (
@@ -43,6 +43,10 @@ _ADC = (
     "could not find default credentials",
     "Attempted to load application default credentials",
 )
+
+
+GMP_QUERY = "https://monitoring.googleapis.com/v1"
+"""Google Managed Prometheus' Prometheus-compatible query API."""
 
 
 class GKE(Target):
@@ -111,7 +115,7 @@ class GKE(Target):
     def check_cluster(
         self, spec: Spec, cluster: Cluster, base: KeyPath, loc: Locator
     ) -> Iterator[Diagnostic]:
-        yield from checks.cluster(cluster, base, loc)
+        yield from checks.cluster(cluster, self.default_zone_count(cluster), base, loc)
         yield from checks.workloads(spec, cluster, loc)
 
     def check_calendar(
@@ -147,7 +151,15 @@ class GKE(Target):
         base: KeyPath,
         loc: Locator,
     ) -> Iterator[Diagnostic]:
-        return checks.pool(pool, self.device_plugin(spec), base, loc)
+        yield from checks.pool(pool, self.device_plugin(spec), base, loc)
+        yield from checks.boot_disk(pool, infra.HYPERDISK_ONLY, base, loc)
+        if (cap := single_capacity(pool)) is not None:
+            yield from checks.named_reservation(cap, (*base, "capacity", "type"), loc)
+        auto = pool.autoscaling
+        if not auto.per_zone and single_capacity(pool) is not None:
+            zones = infra.zone_count(self, cluster, pool)
+            path = (*base, "autoscaling", "min_nodes")
+            yield from checks.node_counts("pool", auto.min_nodes, auto.max_nodes, zones, path, loc)
 
     def cloud_pool_labels(self, pool: NodePool, plugin: ResolvedPlugin) -> dict[str, str]:
         labels: dict[str, str] = {}
@@ -171,7 +183,11 @@ class GKE(Target):
     def check_ladder(
         self, spec: Spec, cluster: Cluster, ladder_: Ladder, base: KeyPath, loc: Locator
     ) -> Iterator[Diagnostic]:
-        return ladder.check(spec, cluster, ladder_, base, loc)
+        yield from ladder.check(spec, cluster, ladder_, base, loc)
+        for rung in ladder_.rungs:
+            cap = rung.pool.capacity
+            assert not isinstance(cap, list)  # a rung's node pool has one capacity type
+            yield from checks.named_reservation(cap, (*base, *rung.path), loc)
 
     def rung_labels(self, spec: Spec, ladder_: Ladder, rung: LadderRung) -> dict[str, str]:
         labels = super().rung_labels(spec, ladder_, rung)
@@ -229,6 +245,14 @@ class GKE(Target):
 
     def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
         return node.ephemeral_reserve_gb(disk_gb)
+
+    def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:
+        """Google Cloud Managed Service for Prometheus: its query API for the cluster's project,
+        read by KEDA's operator through Workload Identity (provider gcp)."""
+        project = cluster.gcp.project if cluster.gcp is not None else None
+        if project is None:
+            return None
+        return (f"{GMP_QUERY}/projects/{project}/location/global/prometheus", "gcp")
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _ADC):

@@ -10,7 +10,7 @@ from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import single_capacity
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.spec.model import Capacity, Cluster, NodePool, Spec
 from gpuplat.spec.resolve import workload_pools
 
 _GCP_PROJECT = re.compile(r"^[a-z][a-z0-9-]{4,28}[a-z0-9]$")
@@ -18,7 +18,9 @@ STARTS_EMPTY = ("flex-start", "queued")
 """Capacity types whose nodes are only created for pods that wait for them."""
 
 
-def cluster(cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+def cluster(
+    cluster: Cluster, default_zones: int, base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
     """The GCP project, a zonal cluster's zone, and the private control plane range."""
     if cluster.gcp is not None and not _GCP_PROJECT.match(cluster.gcp.project):
         yield loc.error(
@@ -32,6 +34,15 @@ def cluster(cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnosti
             "a zonal cluster needs a zone",
             "list its zone under zones (the first zone hosts the control plane)",
         )
+    system = cluster.system_pool
+    yield from node_counts(
+        "system pool",
+        system.min_nodes,
+        system.max_nodes,
+        len(cluster.zones) or default_zones,
+        (*base, "system_pool", "min_nodes"),
+        loc,
+    )
     net = cluster.network
     path = (*base, "network")
     if net.control_plane_cidr is not None:
@@ -52,6 +63,16 @@ def cluster(cluster: Cluster, base: KeyPath, loc: Locator) -> Iterator[Diagnosti
             (*path, "private_nodes"),
             "private GKE nodes need control_plane_cidr",
             "add network.control_plane_cidr: 172.16.0.0/28 (a /28 not used elsewhere)",
+        )
+    if net.private_nodes and net.cloud_nat is None:
+        # gpuplat never creates a GKE VPC: the network may already have NAT for the subnetwork,
+        # and a second Cloud NAT for the same subnetwork fails to create.
+        yield loc.error(
+            (*path, "private_nodes"),
+            "private GKE nodes on a VPC gpuplat does not own: say whether gpuplat adds Cloud NAT",
+            f"set network.cloud_nat: true to create a Cloud Router and NAT for subnetwork "
+            f'"{net.subnetwork or "default"}" (the nodes pull images and weights through it), '
+            "or false when the VPC already has NAT for it (a second one fails to create)",
         )
 
 
@@ -145,6 +166,60 @@ def pool(pool: NodePool, plugin: str, base: KeyPath, loc: Locator) -> Iterator[D
         )
 
 
+def boot_disk(
+    pool: NodePool, hyperdisk_only: tuple[str, ...], base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """Persistent Disk on a machine series that boots only from Hyperdisk (A3 Ultra, A4, A4X,
+    G4): GKE cannot create the pool's nodes."""
+    disk = pool.disk.type
+    if (
+        disk is None
+        or not disk.startswith("pd-")
+        or not pool.machine_type.startswith(hyperdisk_only)
+    ):
+        return
+    yield loc.error(
+        (*base, "disk", "type"),
+        f"{pool.machine_type} boots only from Hyperdisk; {disk} is Persistent Disk",
+        "use hyperdisk-balanced (the default for this machine type when disk.type is left out)",
+    )
+
+
+def named_reservation(cap: Capacity, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """A reservation GKE will really use: without a name a pool is ANY_RESERVATION, an on-demand
+    VM that takes a matching reservation only if one happens to be free (Compute
+    ReservationAffinity; ComputeClass "Consume Compute Engine reservations"), so a ladder
+    never reaches its cheaper rungs and cost would price on-demand VMs as reserved ones."""
+    if cap.type != "reservation" or cap.reservation is not None:
+        return
+    yield loc.error(
+        path,
+        "a reservation without a name is GKE's ANY_RESERVATION: an on-demand VM that uses a "
+        "matching reservation only if one happens to be free",
+        "name the reservation (reservation: <name>, and reservation_project when it is shared "
+        "from another project), or use on-demand capacity",
+    )
+
+
+def node_counts(
+    what: str, low: int, high: int, zones: int, path: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """A minimum GKE can create: it creates a pool with the same count in every zone
+    (``initial_node_count``, or ``node_count`` of a fixed pool), and its autoscaler never
+    scales a pool up to its minimum, so the minimum is rounded up to a multiple of the zones."""
+    per_zone = -(-low // zones)
+    if low > high or per_zone * zones <= high:
+        return  # min above max is refused on its own
+    yield loc.error(
+        path,
+        f"{what} min_nodes {low} over {zones} zones: GKE creates nodes in equal numbers per "
+        f"zone, {per_zone} in each, {per_zone * zones} in all, above max_nodes {high}",
+        f"make min_nodes a multiple of {zones} (e.g. {per_zone * zones} with max_nodes "
+        f"{max(high, per_zone * zones)}), raise max_nodes to {per_zone * zones}, or list "
+        "fewer zones for the pool",
+    )
+
+
 def workloads(spec: Spec, cluster: Cluster, loc: Locator) -> Iterator[Diagnostic]:
     """What a workload on a GKE cluster cannot do: queued pools, s3:// weights, HPA metrics."""
     for i, workload in enumerate(spec.workloads):
@@ -172,16 +247,6 @@ def workloads(spec: Spec, cluster: Cluster, loc: Locator) -> Iterator[Diagnostic
                 f'GKE cluster "{cluster.name}" has no identity that may read s3:// weights',
                 "copy the weights to a gs:// bucket (gpuplat grants the workload read access to "
                 "it through Workload Identity), or serve them from hf:// or the image",
-            )
-        hpa = workload.autoscaling.metric is not None and not workload.scale_to_zero
-        if hpa and workload.replicas.max > workload.replicas.min:
-            yield loc.error(
-                (*base, "autoscaling", "metric"),
-                f"an HPA on {workload.autoscaling.metric} needs a custom-metrics API on GKE "
-                f'cluster "{cluster.name}", which gpuplat does not install',
-                "on GKE the metric comes from Google Managed Prometheus (a PodMonitoring) "
-                "through the custom-metrics Stackdriver adapter; until gpuplat renders them, "
-                "remove autoscaling.metric (replicas stay at replicas.min) or use scale_to_zero",
             )
 
 

@@ -13,7 +13,7 @@ from gpuplat import catalog
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
 from gpuplat.spec.ladder import Ladder, LadderRung
-from gpuplat.spec.model import Cluster
+from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import InfraPart, Target
 from gpuplat.targets.gke import calendar
@@ -67,7 +67,7 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
             "network": network.network or "default",
             "subnetwork": network.subnetwork or "default",
             "private_nodes": network.private_nodes,
-            "cloud_nat": network.cloud_nat,
+            "cloud_nat": bool(network.cloud_nat),
             "control_plane_cidr": network.control_plane_cidr,
             "authorized_networks": [
                 {"cidr": a.cidr, "name": a.name} for a in network.authorized_networks
@@ -150,6 +150,8 @@ def pool_view(
         "name": pool.name,
         "machine_type": pool.machine_type,
         "node_locations": list(pool.zones) if pool.zones is not None else None,
+        # The minimum is created spread over the pool's zones (GKE counts nodes per zone).
+        "zone_count": zone_count(target, cluster, pool),
         "accelerator": accelerator,
         "autoscaling": {
             "min_nodes": pool.autoscaling.min_nodes,
@@ -184,6 +186,12 @@ def pool_view(
         "machine_type": pool.machine_type,
         "args": args,
     }
+
+
+def zone_count(target: Target, cluster: Cluster, pool: NodePool) -> int:
+    """Zones of a GKE pool's nodes: its own, the cluster's, else GKE's default."""
+    zones = pool.zones if pool.zones is not None else cluster.zones
+    return len(zones) if zones else target.default_zone_count(cluster)
 
 
 def read_pool(values: Mapping[str, object]) -> PlannedPool | None:

@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster inference-eus: dcgm-exporter, keda, keda-http-add-on, nvidia-device-plugin
 module "platform_inference-eus" {
-  source = "../../../../modules/gpu-platform/1.3.0"
+  source = "../../../../modules/gpu-platform/1.4.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-eus
     helm       = helm.cluster_inference-eus
@@ -19,7 +19,7 @@ module "platform_inference-eus" {
   keda = {
     enabled              = true
     http_add_on          = true
-    wait_timeout_seconds = 900
+    wait_timeout_seconds = 1500
   }
   kueue             = false
   leader_worker_set = false

@@ -11,7 +11,7 @@ terraform {
     }
     kubernetes = {
       source  = "hashicorp/kubernetes"
-      version = ">= 2.38, < 3"
+      version = ">= 2.38, < 4"
     }
   }
 }

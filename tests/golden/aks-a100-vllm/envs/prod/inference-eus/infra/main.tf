@@ -3,7 +3,7 @@
 
 # AKS cluster inference-eus in eastus
 module "cluster_inference-eus" {
-  source = "../../../../modules/aks-cluster/1.0.0"
+  source = "../../../../modules/aks-cluster/1.2.0"
 
   name                = "inference-eus"
   resource_group_name = "acme-inference-prod"
@@ -18,6 +18,7 @@ module "cluster_inference-eus" {
     admin_group_object_ids = ["11111111-2222-3333-4444-555555555555"]
     azure_rbac_enabled     = true
   }
+  deployer_admin         = true
   local_account_disabled = true
   system_pool = {
     max_nodes = 3
@@ -28,6 +29,18 @@ module "cluster_inference-eus" {
   autoscaler = {
     expander = "least-waste"
   }
+  sku_tier = "Free"
+  upgrades = {
+    channel         = "patch"
+    node_os_channel = "NodeImage"
+  }
+  maintenance = {
+    day_of_week    = "Sunday"
+    duration_hours = 4
+    start_time     = "02:00"
+    utc_offset     = "+00:00"
+  }
+  reservation_group_ids = []
   tags = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-azure"
@@ -37,7 +50,7 @@ module "cluster_inference-eus" {
 
 # GPU node pool a100mig of inference-eus: Standard_NC24ads_A100_v4 (1x A100-80GB)
 module "pool_inference-eus_a100mig" {
-  source = "../../../../modules/aks-gpu-node-pool/1.0.1"
+  source = "../../../../modules/aks-gpu-node-pool/1.2.0"
 
   kubernetes_cluster_id = module.cluster_inference-eus.id
   orchestrator_version  = module.cluster_inference-eus.kubernetes_version
@@ -45,6 +58,7 @@ module "pool_inference-eus_a100mig" {
   name                  = "a100mig"
   vm_size               = "Standard_NC24ads_A100_v4"
   gpus_per_node         = 1
+  advertised_gpus       = 2
   gpu_driver            = "Install"
   gpu_instance          = "MIG3g"
   os_sku                = "Ubuntu"

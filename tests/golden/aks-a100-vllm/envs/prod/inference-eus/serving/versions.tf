@@ -7,7 +7,7 @@ terraform {
   required_providers {
     kubernetes = {
       source  = "hashicorp/kubernetes"
-      version = ">= 2.38, < 3"
+      version = ">= 2.38, < 4"
     }
   }
 }

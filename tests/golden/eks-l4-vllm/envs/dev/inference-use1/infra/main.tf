@@ -18,7 +18,7 @@ module "network_inference-use1" {
 
 # EKS cluster inference-use1 in us-east-1
 module "cluster_inference-use1" {
-  source = "../../../../modules/eks-cluster/1.1.1"
+  source = "../../../../modules/eks-cluster/1.2.0"
 
   name               = "inference-use1"
   kubernetes_version = "1.35"

@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster inference-use1: cluster-autoscaler, dcgm-exporter, keda, keda-http-add-on, nvidia-device-plugin
 module "platform_inference-use1" {
-  source = "../../../../modules/gpu-platform/1.3.0"
+  source = "../../../../modules/gpu-platform/1.4.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-use1
     helm       = helm.cluster_inference-use1
@@ -25,7 +25,7 @@ module "platform_inference-use1" {
   keda = {
     enabled              = true
     http_add_on          = true
-    wait_timeout_seconds = 900
+    wait_timeout_seconds = 1517
   }
   kueue             = false
   leader_worker_set = false

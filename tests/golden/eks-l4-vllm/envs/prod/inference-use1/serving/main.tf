@@ -9,7 +9,7 @@ variable "failover_floor" {
 
 # Model server chat on inference-use1 (primary)
 module "serve_chat_inference-use1" {
-  source = "../../../../modules/model-server/2.2.0"
+  source = "../../../../modules/model-server/2.3.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-use1
   }
@@ -25,7 +25,9 @@ module "serve_chat_inference-use1" {
     "gpuplat.dev/workload" = "chat"
   }
   pod = {
-    annotations     = {}
+    annotations = {
+      "cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes" = "weights"
+    }
     automount_token = false
     labels = {
       "app.kubernetes.io/managed-by" = "gpuplat"
@@ -141,23 +143,6 @@ module "serve_chat_inference-use1" {
   disruption = {
     max_unavailable = 1
   }
-  hpa = {
-    average_value = "4"
-    max_replicas  = 16
-    metric        = "vllm:num_requests_waiting"
-    min_replicas  = min(16, max(2, lookup(var.failover_floor, "serve_chat_inference-use1", 0)))
-    scale_down = {
-      policies = [
-        {
-          period_seconds = 300
-          type           = "Pods"
-          value          = 1
-        },
-      ]
-      select_policy                = "Min"
-      stabilization_window_seconds = 600
-    }
-  }
   # Rollout: at max_nodes, pool l4-shared (8 nodes x 2 GPU units): room for 16 replicas of 1 GPU unit(s); with up to 16 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
   rollout = {
     max_surge                 = 0
@@ -165,4 +150,48 @@ module "serve_chat_inference-use1" {
     progress_deadline_seconds = 1517
     revision_history_limit    = 5
   }
+}
+
+# Autoscaling of chat on inference-use1 (one KEDA ScaledObject): 2..16 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 874s (node start + pull + load): scale-up waits 60s, scale-down 874s and removes 1 per 300s.
+module "zero_chat_inference-use1" {
+  source = "../../../../modules/scale-to-zero/3.0.0"
+  providers = {
+    kubernetes = kubernetes.cluster_inference-use1
+  }
+
+  name      = "chat"
+  namespace = "chat"
+  labels = {
+    "app.kubernetes.io/managed-by" = "gpuplat"
+    "app.kubernetes.io/name"       = "chat"
+    "gpuplat.dev/workload"         = "chat"
+  }
+  port = 8000
+  replicas = {
+    max = 16
+    min = min(16, max(2, lookup(var.failover_floor, "serve_chat_inference-use1", 0)))
+  }
+  cooldown_seconds         = 874
+  polling_interval_seconds = 15
+  behavior = {
+    down = {
+      periodSeconds = 300
+      type          = "Pods"
+      value         = 1
+    }
+    down_window_seconds = 874
+    up = {
+      periodSeconds = 60
+      type          = "Pods"
+      value         = 4
+    }
+    up_window_seconds = 60
+  }
+  prometheus = {
+    address   = "http://kube-prometheus-stack-prometheus.monitoring:9090"
+    query     = "sum(vllm:num_requests_waiting{namespace=\"chat\"})"
+    threshold = "4"
+  }
+
+  depends_on = [module.serve_chat_inference-use1]
 }

@@ -14,7 +14,7 @@ module "weights_coder_mig-central" {
 
 # Model server coder on mig-central (primary)
 module "serve_coder_mig-central" {
-  source = "../../../../modules/model-server/2.2.0"
+  source = "../../../../modules/model-server/2.3.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
@@ -142,7 +142,7 @@ module "serve_coder_mig-central" {
   disruption = {
     max_unavailable = 1
   }
-  # Rollout: at max_nodes, pools h100-mig (1 nodes x 16 GPU units) + h100-mig-spot (1 nodes x 16 GPU units): room for 32 replicas of 1 GPU unit(s); with at most 2 running one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
+  # Rollout: at max_nodes, pools h100-mig (1 nodes x 16 GPU units) + h100-mig-spot (1 nodes x 16 GPU units): room for 32 replicas of 1 GPU unit(s); with 2 running (fixed: no autoscaler) one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
   rollout = {
     max_surge                 = 1
     max_unavailable           = 0

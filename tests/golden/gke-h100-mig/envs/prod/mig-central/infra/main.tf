@@ -3,7 +3,7 @@
 
 # GKE cluster mig-central
 module "cluster_mig-central" {
-  source = "../../../../modules/gke-cluster/1.2.0"
+  source = "../../../../modules/gke-cluster/1.3.0"
 
   project             = "acme-mig-prod"
   name                = "mig-central"
@@ -14,7 +14,7 @@ module "cluster_mig-central" {
   deletion_protection = true
   network = {
     authorized_networks = []
-    cloud_nat           = true
+    cloud_nat           = false
     control_plane_cidr  = null
     network             = "default"
     private_nodes       = false
@@ -25,7 +25,7 @@ module "cluster_mig-central" {
     max_nodes    = 3
     min_nodes    = 1
   }
-  webhook_ports = []
+  webhook_ports = [6443, 9443]
   resource_labels = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-mig"
@@ -35,7 +35,7 @@ module "cluster_mig-central" {
 
 # GPU node pool h100-mig of mig-central: a3-highgpu-8g
 module "pool_mig-central_h100-mig" {
-  source = "../../../../modules/gke-gpu-node-pool/1.1.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.2.0"
 
   project         = module.cluster_mig-central.project
   location        = module.cluster_mig-central.location
@@ -44,6 +44,7 @@ module "pool_mig-central_h100-mig" {
   name            = "h100-mig"
   machine_type    = "a3-highgpu-8g"
   node_locations  = null
+  zone_count      = 1
   accelerator = {
     count          = 8
     driver_version = "LATEST"
@@ -79,7 +80,7 @@ module "pool_mig-central_h100-mig" {
 
 # GPU node pool h100-mig-spot of mig-central: a3-highgpu-8g
 module "pool_mig-central_h100-mig-spot" {
-  source = "../../../../modules/gke-gpu-node-pool/1.1.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.2.0"
 
   project         = module.cluster_mig-central.project
   location        = module.cluster_mig-central.location
@@ -88,6 +89,7 @@ module "pool_mig-central_h100-mig-spot" {
   name            = "h100-mig-spot"
   machine_type    = "a3-highgpu-8g"
   node_locations  = null
+  zone_count      = 1
   accelerator = {
     count          = 8
     driver_version = "LATEST"

@@ -3,7 +3,7 @@
 
 # GKE cluster inference-us
 module "cluster_inference-us" {
-  source = "../../../../modules/gke-cluster/1.2.0"
+  source = "../../../../modules/gke-cluster/1.3.0"
 
   project             = "acme-inference-prod"
   name                = "inference-us"
@@ -25,7 +25,7 @@ module "cluster_inference-us" {
     max_nodes    = 3
     min_nodes    = 1
   }
-  webhook_ports = []
+  webhook_ports = [6443, 9443]
   resource_labels = {
     gpuplat-env     = "prod"
     gpuplat-project = "acme-inference"
@@ -35,7 +35,7 @@ module "cluster_inference-us" {
 
 # GPU node pool l4-shared of inference-us: g2-standard-8
 module "pool_inference-us_l4-shared" {
-  source = "../../../../modules/gke-gpu-node-pool/1.1.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.2.0"
 
   project         = module.cluster_inference-us.project
   location        = module.cluster_inference-us.location
@@ -44,6 +44,7 @@ module "pool_inference-us_l4-shared" {
   name            = "l4-shared"
   machine_type    = "g2-standard-8"
   node_locations  = null
+  zone_count      = 2
   accelerator = {
     count          = 1
     driver_version = "LATEST"
@@ -55,8 +56,8 @@ module "pool_inference-us_l4-shared" {
   }
   autoscaling = {
     location_policy = "BALANCED"
-    max_nodes       = 1
-    min_nodes       = 1
+    max_nodes       = 8
+    min_nodes       = 2
     per_zone        = false
   }
   capacity = {

@@ -1,0 +1,26 @@
+"""The console script's first code: Ctrl-C at any moment after this ends with one "Interrupted."
+
+Importing the command line (click, the commands) takes a noticeable fraction of a second; a
+Ctrl-C then would print a traceback of the import. This module imports nothing at all until
+it stands guard (not even ``signal``, whose import alone takes milliseconds), and
+:func:`gpuplat.interrupt.interrupted` makes sure the message is said once. What it cannot cover is the Python
+interpreter's own start, before any of gpuplat's code runs.
+"""
+
+from __future__ import annotations
+
+
+def main() -> None:
+    """Console-script entry point (never returns: the command's exit status ends the process)."""
+    try:
+        from gpuplat.cli.group import main as run
+    except KeyboardInterrupt:
+        from gpuplat.interrupt import interrupted
+
+        raise SystemExit(interrupted()) from None
+    try:
+        run()
+    except KeyboardInterrupt:  # between the command's end and the exit
+        from gpuplat.interrupt import interrupted
+
+        raise SystemExit(interrupted()) from None

@@ -1,0 +1,58 @@
+"""Autoscaling signals: the metric a workload scales on is one its model server exports."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from gpuplat.catalog.servers import Server, server, server_for_image, servers
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Cluster, Workload
+from gpuplat.targets import target
+
+
+def server_of(workload: Workload) -> Server | None:
+    """The model server a workload runs: named in the spec, else recognised from its image."""
+    if workload.server is not None:
+        return server(workload.server)
+    return server_for_image(workload.image)
+
+
+def check(
+    workload: Workload, clusters: Mapping[str, Cluster], base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """Refuse a metric the workload's server does not export, a server gpuplat cannot tell,
+    or a cluster where no Prometheus would answer the query."""
+    metric = workload.autoscaling.metric
+    if metric is None:
+        return
+    if workload.autoscaling.prometheus_address is None:
+        for name in workload.clusters:
+            cluster = clusters.get(name)
+            if cluster is None or target(cluster.cloud).metrics_query(cluster) is not None:
+                continue
+            yield loc.error(
+                (*base, "autoscaling", "metric"),
+                f'{cluster.cloud.upper()} cluster "{name}" has no Prometheus gpuplat queries by '
+                f"default, so nothing would read {metric}",
+                "set autoscaling.prometheus_address to the query URL of the Prometheus that "
+                "scrapes the workload (e.g. kube-prometheus-stack: "
+                "http://kube-prometheus-stack-prometheus.monitoring:9090)",
+            )
+    found = server_of(workload)
+    if found is None:
+        known = ", ".join(s.name for s in servers())
+        yield loc.error(
+            (*base, "autoscaling", "metric"),
+            f'cannot tell which model server image "{workload.image}" runs, so not whether it '
+            f"exports {metric}",
+            f"set server: (one of {known})",
+        )
+        return
+    if found.signal(metric) is None:
+        have = ", ".join(s.metric for s in found.signals)
+        yield loc.error(
+            (*base, "autoscaling", "metric"),
+            f"{found.name} does not export {metric}: a trigger on it would never read a value",
+            f"scale {found.name} on one of: {have}",
+        )

@@ -1,0 +1,91 @@
+"""GKE pools are created at their minimum, spread over their zones.
+
+GKE creates ``initial_node_count`` (or a fixed pool's ``node_count``) nodes in every zone of a
+pool, and its cluster autoscaler uses the minimum only when it scales down (GKE cluster
+autoscaler docs; terraform-google-kubernetes-engine#1517; kubernetes/autoscaler#2288): a pool
+created empty stays below ``min_nodes`` until pods wait for it. The google stand-in plans the
+rendered root with the real schema and Terraform; what it cannot show is GKE creating the nodes
+and the autoscaler later moving ``node_count`` (the provider's computed attribute, left unset
+here so that move is no diff), and the provider's create-time refusal of initial_node_count
+together with node_count (expandNodePool), which the module avoids by setting only one.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.fidelity.test_offline_plan import _plan
+from tests.support.cli import run as cli_run
+from tests.support.golden import GOLDEN
+from tests.support.specs import project
+
+pytestmark = pytest.mark.terraform
+
+POOL = "module.pool_inference-us_l4-shared.google_container_node_pool.this"
+SYSTEM = "module.cluster_inference-us.google_container_node_pool.system"
+
+
+def test_pools_are_created_at_their_minimum(tmp_path: Path) -> None:
+    # prod: min_nodes = max_nodes = 2 over two zones; dev: 0..2 (and the system pool 1..3).
+    folder = project(tmp_path / "p")
+    assert cli_run("render", cwd=folder).exit_code == 0, "render failed"
+    prod = _plan(folder / "envs" / "prod" / "inference-us" / "infra")
+    fixed = prod[POOL]
+    # A fixed pool (min = max), as cluster-toolkit's static_node_count: one node in each zone.
+    assert fixed["node_count"] == 1
+    assert fixed["autoscaling"] == []
+    assert fixed.get("initial_node_count") is None
+    # The system pool's minimum of 1 over two zones: GKE creates 1 in each zone.
+    assert prod[SYSTEM]["initial_node_count"] == 1
+
+    dev = _plan(folder / "envs" / "dev" / "inference-us" / "infra")
+    pool = dev[POOL]
+    assert pool["initial_node_count"] == 0
+    (auto,) = pool["autoscaling"]
+    assert (auto["total_min_node_count"], auto["total_max_node_count"]) == (0, 2)
+    assert "node_count" not in pool or pool["node_count"] is None
+
+
+def test_a_warm_minimum_is_created(tmp_path: Path) -> None:
+    # gke-h100-mig prod: the on-demand pool always keeps 1 of up to 2 nodes, in one zone.
+    folder = tmp_path / "p"
+    shutil.copytree(GOLDEN / "gke-h100-mig", folder, ignore=shutil.ignore_patterns(".terraform*"))
+    prod = _plan(folder / "envs" / "prod" / "mig-central" / "infra")
+    pool = prod["module.pool_mig-central_h100-mig.google_container_node_pool.this"]
+    assert pool["initial_node_count"] == 1
+    (auto,) = pool["autoscaling"]
+    assert (auto["total_min_node_count"], auto["total_max_node_count"]) == (1, 2)
+    spot = prod["module.pool_mig-central_h100-mig-spot.google_container_node_pool.this"]
+    assert spot["initial_node_count"] == 0
+
+
+def test_a_minimum_gke_cannot_create_is_refused(tmp_path: Path) -> None:
+    # The old prod example: min = max = 1 over two zones would be 2 nodes, or none at all.
+    folder = project(tmp_path / "p")
+    overlay = folder / "envs" / "prod.yaml"
+    text = overlay.read_text(encoding="utf-8")
+    text = text.replace(
+        "min_nodes: 2\n          max_nodes: 2\n", "min_nodes: 1\n          max_nodes: 1\n"
+    )
+    overlay.write_text(text, encoding="utf-8")
+    spec = folder / "gpuplat.yaml"
+    text = spec.read_text(encoding="utf-8")
+    text = text.replace(
+        "    node_pools:\n",
+        "    system_pool:\n      min_nodes: 1\n      max_nodes: 1\n    node_pools:\n",
+        1,
+    )
+    spec.write_text(text, encoding="utf-8")
+    done = cli_run("validate", cwd=folder)
+    assert done.exit_code != 0
+    assert (
+        "pool min_nodes 1 over 2 zones: GKE creates nodes in equal numbers per zone, 1 in "
+        "each, 2 in all, above max_nodes 1"
+    ) in done.stderr
+    assert "clusters[0].node_pools[0].autoscaling.min_nodes" in done.stderr
+    assert "envs/prod.yaml:" in done.stderr
+    assert "system pool min_nodes 1 over 2 zones" in done.stderr
+    assert "clusters[0].system_pool.min_nodes" in done.stderr
