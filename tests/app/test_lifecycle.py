@@ -128,9 +128,10 @@ def test_plan_apply_refuse_replacements_drift_and_destroy(moto: MotoServer, tmp_
 
     planned = gpuplat(*where, "plan", "dev", "--stage", "infra", env=env)
     assert planned.returncode == 10, planned.stderr
-    assert planned.stdout.splitlines()[:4] == [
+    assert planned.stdout.splitlines()[:5] == [
         f"Plan for dev, cluster {CLUSTER}:",
         "  infra: 48 to create, 0 to update, 0 to replace, 0 to destroy",
+        "    outputs to change: clusters",
         f"    cluster {CLUSTER}         create   (37 create)",
         f"    pool {CLUSTER}/l4-shared  create   (11 create)",
     ]

@@ -187,3 +187,14 @@ def test_the_counts_read_as_a_line() -> None:
     assert lines[1].startswith("  GKE 1.33 CRD: ")
     assert "41 CEL rules (3 update-only, 2 call a Kubernetes CEL library)" in lines[1]
     assert lines[-1].startswith("  documented: 5 rules;")
+
+
+def test_equality_across_types_is_false_as_in_the_api_server() -> None:
+    """Kubernetes' CEL has heterogeneous equality: an int-or-string port named "http" passes
+    PodMonitoring's ``self != 0``; cel-python alone would fail evaluating it."""
+    from gpuplat.crds.cel import Rule, evaluate
+
+    rule = Rule(path=("spec", "endpoints", "*", "port"), rule="self != 0", message="")
+    assert evaluate(rule, {"self": "http"})[0] == "passed"
+    assert evaluate(rule, {"self": 0})[0] == "failed"
+    assert evaluate(Rule(rule.path, "self == 0", ""), {"self": "http"})[0] == "failed"

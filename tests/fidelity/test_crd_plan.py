@@ -48,6 +48,12 @@ ZERO = {
         "threshold": "4",
         "auth_provider": "gcp",
     },
+    "scrape": {
+        "selector": {"gpuplat.dev/workload": "chat"},
+        "port": "http",
+        "path": "/metrics",
+        "interval": "15s",
+    },
 }
 
 
@@ -82,6 +88,7 @@ def test_the_objects_gpuplat_renders_plan(tmp_path: Path) -> None:
     assert "module.zero.kubernetes_manifest.scaled_object will be created" in out
     assert "module.zero.kubernetes_manifest.prometheus_auth[0] will be created" in out
     assert "module.zero.kubernetes_manifest.http_route[0] will be created" in out
+    assert "module.zero.kubernetes_manifest.pod_monitoring[0] will be created" in out
 
 
 def test_a_trigger_authentication_its_crd_refuses_fails_the_plan(tmp_path: Path) -> None:

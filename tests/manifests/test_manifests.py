@@ -23,7 +23,13 @@ from tests.support.specs import (
 )
 
 EXAMPLES = [name for name, _ in list_examples()]
-CUSTOM_KINDS = {"HTTPScaledObject", "ScaledObject", "TriggerAuthentication", "ComputeClass"}
+CUSTOM_KINDS = {
+    "HTTPScaledObject",
+    "ScaledObject",
+    "TriggerAuthentication",
+    "PodMonitoring",
+    "ComputeClass",
+}
 
 
 def render_manifests(folder: Path) -> Path:
@@ -88,9 +94,10 @@ def test_scale_to_zero_manifests(tmp_path: Path) -> None:
     assert [d["kind"] for d in keda] == [
         "HTTPScaledObject",
         "TriggerAuthentication",
+        "PodMonitoring",
         "ScaledObject",
     ]
-    scaled = keda[2]["spec"]
+    scaled = keda[3]["spec"]
     assert scaled["minReplicaCount"] == 0
     # Scale to zero and the queue compose in one ScaledObject: 0 -> 1 on the first request
     # (HTTP add-on), 1 -> N on the queue (Google Managed Prometheus, signed by Workload Identity).
@@ -112,6 +119,31 @@ def test_scale_to_zero_manifests(tmp_path: Path) -> None:
     assert "replicas" not in deployment["spec"]
     front = [d for d in main if d["kind"] == "Service" and d["spec"]["type"] == "ExternalName"]
     assert front and front[0]["metadata"]["name"] == "chat-front"
+
+
+def test_the_scrape_selects_exactly_the_serving_pods(tmp_path: Path) -> None:
+    """The PodMonitoring (Google Managed Prometheus) beside the Deployment: its selector is the
+    Deployment's, its port a named port of the server container, its path vLLM's /metrics."""
+    out = render_manifests(project(tmp_path))
+    folder = out / "prod/inference-us/serving"
+    keda = list(yaml.safe_load_all((folder / "chat.keda.yaml").read_text()))
+    main = list(yaml.safe_load_all((folder / "chat.yaml").read_text()))
+    monitor = next(d for d in keda if d["kind"] == "PodMonitoring")
+    deployment = next(d for d in main if d["kind"] == "Deployment")
+    assert monitor["metadata"]["namespace"] == deployment["metadata"]["namespace"]
+    selector = monitor["spec"]["selector"]["matchLabels"]
+    assert selector == deployment["spec"]["selector"]["matchLabels"]
+    pod_labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert selector.items() <= pod_labels.items()
+    (endpoint,) = monitor["spec"]["endpoints"]
+    server = deployment["spec"]["template"]["spec"]["containers"][0]
+    assert endpoint["port"] in [p["name"] for p in server["ports"]]
+    assert endpoint["path"] == "/metrics"
+    # No scale-to-zero in prod: the ScaledObject has the queue trigger alone, 2..16.
+    scaled = next(d for d in keda if d["kind"] == "ScaledObject")["spec"]
+    assert [t["type"] for t in scaled["triggers"]] == ["prometheus"]
+    assert (scaled["minReplicaCount"], scaled["maxReplicaCount"]) == (2, 16)
+    assert not [d for d in main if d["kind"] == "HorizontalPodAutoscaler"]
 
 
 def test_startup_probe_covers_the_estimate(tmp_path: Path) -> None:

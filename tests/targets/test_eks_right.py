@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from gpuplat.addons import plan_addons
+from gpuplat.releases.versions import latest, release_files
 from gpuplat.render.platform import platform_view
 from gpuplat.spec.load import load_project
 from gpuplat.summary import pool_warnings
@@ -221,3 +222,38 @@ def test_spot_pool_passes_its_equivalent_types_and_ssm_is_a_choice(tmp_path: Pat
     assert pool["instance_type"] == "g6.xlarge"
     assert pool["extra_instance_types"] == ["g6.2xlarge", "g6.4xlarge"]
     assert args(view)["ssm_access"] is True
+
+
+SPOT = {
+    "node_group_name": "l4-shared",
+    "capacity_type": "SPOT",
+    "instance_types": ["g6.xlarge"],
+    "subnet_ids": ["subnet-a", "subnet-b", "subnet-c"],
+    "scaling_config": [{"min_size": 0, "max_size": 4, "desired_size": 1}],
+    "update_config": [{"max_unavailable": 1, "max_unavailable_percentage": None}],
+    "tags": {},
+    "version": "1.34",
+    "launch_template": [{"id": "lt-1", "version": "3"}],
+}
+
+
+def test_plan_warns_that_a_node_group_update_surges_gpu_nodes() -> None:
+    """EKS updates always surge (managed-node-update-behavior): up to twice the group's zones
+    in new nodes first, then a drain per node that fails after 15 minutes. The module's old
+    comment said nodes were replaced in place; the plan summary now says what happens."""
+    upgraded = {**SPOT, "version": "1.35"}
+    warnings = pool_warnings(parse_plan(_plan(SPOT, upgraded)))
+    assert len(warnings) == 1
+    # 3 subnets (one per zone) -> up to 6 new g6.xlarge nodes before any old one goes.
+    assert "node group l4-shared: this update replaces its nodes, and EKS surges" in warnings[0]
+    assert "up to 6 extra g6.xlarge node(s)" in warnings[0]
+    assert "within 15 minutes" in warnings[0] and "PodEvictionFailure" in warnings[0]
+    # A change of bounds alone replaces no node: nothing to warn about.
+    rescaled = {**SPOT, "scaling_config": [{"min_size": 0, "max_size": 8, "desired_size": 1}]}
+    assert pool_warnings(parse_plan(_plan(SPOT, rescaled))) == []
+
+
+def test_node_group_module_no_longer_says_nodes_are_replaced_in_place() -> None:
+    text = release_files(latest("eks-gpu-node-group"))["main.tf"]
+    assert "Replace nodes in place" not in text
+    assert "PodEvictionFailure" in text

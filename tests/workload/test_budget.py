@@ -7,7 +7,13 @@ pull; the progress deadline adds a new node's start, the pull and the copy to th
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+
+from gpuplat.spec.load import load_project
 from gpuplat.workload.budget import NODE_START_SECONDS, load_seconds, startup_budget
+from gpuplat.workload.serving import plan_workload
+from tests.support.cli import run
 
 
 def test_copy_mode_gke_l4_example() -> None:
@@ -56,3 +62,22 @@ def test_the_explanation_says_when_probes_start() -> None:
 def test_load_seconds_decimal_units() -> None:
     assert load_seconds(1, 1000) == 1
     assert load_seconds(29.6, 800) == 37
+
+
+def test_eks_weights_copy_goes_at_the_gp3_rate_shared_by_the_node(tmp_path: Path) -> None:
+    """The init container writes the weights to the node's gp3 boot volume, which the
+    eks-gpu-node-group module provisions at 500 MiB/s; the two replicas a g6.xlarge holds
+    (time-sliced L4) start together on a new node and share it: 500 x 1.048576 / 2 =
+    262.1 MB/s each, so 6.5 GB take ceil(6500 / 262.144) = 25 s even when the workload says
+    it loads at 1000 MB/s (which gave 7 s and a progress deadline 18 s short). What EBS really
+    delivers is not run here: the rate is the provisioned one."""
+    assert run("init", "--example", "eks-l4-vllm", tmp_path).exit_code == 0
+    spec_file = tmp_path / "gpuplat.yaml"
+    text = spec_file.read_text()
+    spec_file.write_text(text.replace("load_bandwidth_mbps: 400", "load_bandwidth_mbps: 1000"))
+    spec = load_project(tmp_path, ["prod"]).envs["prod"].spec
+    plan = plan_workload(spec, spec.workloads[0], spec.clusters[0])
+    assert plan.weights.mode == "copy"
+    assert plan.startup.load_seconds == 7  # the server's own load, at its bandwidth
+    assert plan.startup.copy_seconds == math.ceil(6500 / (500 * 1.048576 / 2)) == 25
+    assert plan.progress_deadline_seconds == 600 + 240 + 25 + plan.startup.probe_allows_seconds

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from gpuplat.errors import ExitCode, SpecError
 from gpuplat.spec.diagnostics import Diagnostic
-from gpuplat.spec.load import load_project
+from gpuplat.spec.load import EnvSpec, load_project
+from gpuplat.workload.serving import serving_plans
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,9 @@ class ValidateResult:
     envs: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
     strict: bool
+    notes: tuple[str, ...] = ()
+    """What the spec means at run time: per autoscaled workload, the replicas a queue depth
+    asks for and how long scaling out takes."""
 
     @property
     def valid_envs(self) -> tuple[str, ...]:
@@ -61,6 +65,7 @@ class ValidateResult:
             "errors": self.errors,
             "warnings": self.warnings,
             "diagnostics": [d.to_json() for d in self.diagnostics],
+            "notes": list(self.notes),
         }
 
 
@@ -77,4 +82,18 @@ def validate_project(root: Path, envs: Sequence[str], *, strict: bool) -> Valida
 
         checked = tuple(envs) or declared_environments(root)
         return ValidateResult(checked, tuple(exc.diagnostics), strict)
-    return ValidateResult(tuple(project.envs), tuple(project.warnings), strict)
+    notes = tuple(_scaling_notes(project.envs[name]) for name in project.envs)
+    flat = tuple(n for env_notes in notes for n in env_notes)
+    return ValidateResult(tuple(project.envs), tuple(project.warnings), strict, flat)
+
+
+def _scaling_notes(env: EnvSpec) -> tuple[str, ...]:
+    out = []
+    for plan in serving_plans(env):
+        metric = next(w for w in env.spec.workloads if w.name == plan.name).autoscaling.metric
+        if plan.scaler is None or metric is None:
+            continue
+        note = plan.scaler.queue_note(metric)
+        if note is not None:
+            out.append(f"{env.name}: {plan.name} on {plan.cluster}: {note}")
+    return tuple(out)

@@ -98,3 +98,8 @@ def server_for_image(image: str) -> Server | None:
         if any(repository == i or repository.endswith("/" + i) for i in found.images):
             return found
     return None
+
+
+def server_of(name: str | None, image: str) -> Server | None:
+    """The server named in the spec (``server:``), else the one its image runs, else None."""
+    return server(name) if name is not None else server_for_image(image)

@@ -75,6 +75,8 @@ def validate(ctx: click.Context, envs: tuple[str, ...], as_json: bool, strict: b
             app.console.diagnostics(result.diagnostics, strict=strict)
         if result.ok:
             app.console.say(result.summary())
+            for note in result.notes:
+                app.console.say(f"  {note}")
     return int(result.exit_code)
 
 

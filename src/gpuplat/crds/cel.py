@@ -46,6 +46,21 @@ class _Evaluator(Evaluator):
             return celtypes.BoolType(True)
         return celtypes.BoolType(not isinstance(value, CELEvalError))
 
+    def relation(self, tree: lark.Tree[Any]) -> Any:
+        """As cel-python, except ``==`` / ``!=`` across types: the API server's CEL (cel-go with
+        heterogeneous equality) says unequal (``"http" != 0`` is true), cel-python errors."""
+        result = super().relation(tree)
+        if not isinstance(result, CELEvalError) or len(tree.children) != 2:
+            return result
+        op = tree.children[0]
+        if not isinstance(op, lark.Tree) or op.data not in ("relation_eq", "relation_ne"):
+            return result
+        values: list[Any] = list(self.visit_children(tree))
+        left, right = values[0][0], values[1]
+        if isinstance(left, CELEvalError) or isinstance(right, CELEvalError):
+            return result
+        return celtypes.BoolType(op.data == "relation_ne")
+
 
 class _Runner(celpy.InterpretedRunner):
     def evaluate(self, context: Any) -> Any:

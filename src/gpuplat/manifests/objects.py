@@ -216,6 +216,21 @@ def keda_objects(plan: ServingPlan, scaler: Scaler) -> list[Obj]:
                 }
             )
         triggers.append(trigger)
+    if scaler.scrape is not None:
+        scrape = scaler.scrape
+        out.append(
+            {
+                "apiVersion": "monitoring.googleapis.com/v1",
+                "kind": "PodMonitoring",
+                "metadata": _meta(plan.name, ns, plan.labels),
+                "spec": {
+                    "selector": {"matchLabels": dict(scrape.selector)},
+                    "endpoints": [
+                        {"path": scrape.path, "interval": scrape.interval, "port": scrape.port}
+                    ],
+                },
+            }
+        )
     b = scaler.behavior
     out.append(
         {

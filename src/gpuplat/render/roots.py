@@ -143,6 +143,17 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         modules.add(cloud.weights_reader_module)
     if any(s["zero"] for s in servers):
         modules.add("scale-to-zero")
+    # KEDA's operator queries the cloud's managed Prometheus: one read grant per cluster.
+    managed = any(p.scaler and p.scaler.queue and p.scaler.queue.auth_provider for p in plans)
+    reader_args = cloud.metrics_reader(cluster) if managed else None
+    metrics_reader = None
+    if reader_args is not None and cloud.metrics_reader_module is not None:
+        modules.add(cloud.metrics_reader_module)
+        metrics_reader = {
+            "module": f"metrics_{cluster.name}",
+            "source": cloud.metrics_reader_module,
+            "args": reader_args,
+        }
     # One map written by expr(), which aligns its keys as terraform fmt does at any width.
     endpoints: dict[str, object] = {}
     # What a front door (DNS, a global load balancer, a multi-cluster gateway) needs per
@@ -150,11 +161,14 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
     placements: dict[str, object] = {}
     for plan, s in zip(plans, servers, strict=True):
         key = f"{plan.name}@{plan.cluster}"
-        module = str(s["zero_module"] if s["zero"] else s["module"])
-        endpoint = raw(f"module.{ident(module)}.{'endpoint' if s['zero'] else 'service'}")
+        # Clients of a scale-to-zero workload call its front Service; others its own Service.
+        front = plan.scaler is not None and plan.scaler.http is not None
+        module = str(s["zero_module"] if front else s["module"])
+        endpoint = raw(f"module.{ident(module)}.{'endpoint' if front else 'service'}")
         endpoints[key] = endpoint
         placements[key] = {"role": plan.role, "serving": plan.primary, "endpoint": endpoint}
     context: dict[str, object] = {
+        "metrics_reader": metrics_reader,
         "servers": servers,
         "floors": any(p.scaler is not None for p in plans),
         "endpoints": endpoints,

@@ -182,6 +182,14 @@ def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
         if scaler.queue.auth_provider is not None:
             queue["auth_provider"] = scaler.queue.auth_provider
         args["prometheus"] = queue
+    if scaler.scrape is not None:
+        scrape = scaler.scrape
+        args["scrape"] = {
+            "selector": dict(scrape.selector),
+            "port": scrape.port,
+            "path": scrape.path,
+            "interval": scrape.interval,
+        }
     return args
 
 

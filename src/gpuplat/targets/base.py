@@ -236,6 +236,11 @@ class Target(CalendarHooks):
         """Labels this cloud needs on a pool's nodes for the chosen device plugin."""
         return {}
 
+    def disk_write_mibps(self, pool: NodePool) -> float | None:
+        """MiB/s the pool's boot disk writes as gpuplat renders it (copied weights land there),
+        or None where gpuplat does not know it."""
+        return None
+
     def replica_devices(self, pools: list[NodePool], gpus: int) -> dict[str, str]:
         """Extended resources besides GPUs a replica taking ``gpus`` requests on these pools."""
         return {}
@@ -386,6 +391,12 @@ class Target(CalendarHooks):
 
     def credentials_hint(self, text: str) -> str | None:
         """gpuplat's hint when Terraform's output says this cloud's credentials are missing."""
+        return None
+
+    metrics_reader_module: ClassVar[str | None] = None
+
+    def metrics_reader(self, cluster: Cluster) -> dict[str, object] | None:
+        """Arguments of ``metrics_reader_module``: KEDA's query grant (None: none needed)."""
         return None
 
     def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:

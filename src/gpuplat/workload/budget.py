@@ -90,6 +90,7 @@ def startup_budget(
     load_time_budget: int,
     *,
     copied: bool = False,
+    copy_mbps: float | None = None,
     period_seconds: int = PROBE_PERIOD_SECONDS,
 ) -> StartupBudget:
     """The startup probe and progress deadline of a server.
@@ -100,14 +101,17 @@ def startup_budget(
         pull_seconds: Expected image pull on a fresh node.
         load_time_budget: Longest acceptable time from pod start to ready.
         copied: An init container copies the weights before the server starts.
+        copy_mbps: MB/s the node's disk gives one replica's copy (None: not known); the copy
+            goes no faster than the slower of it and ``bandwidth_mbps``.
         period_seconds: Startup probe period.
     """
     load = load_seconds(size_gb, bandwidth_mbps)
+    copy = load_seconds(size_gb, min(bandwidth_mbps, copy_mbps or bandwidth_mbps))
     window = max(load, load_time_budget - pull_seconds)
     threshold = math.ceil(window / period_seconds)
     return StartupBudget(
         pull_seconds=pull_seconds,
-        copy_seconds=load if copied else 0,
+        copy_seconds=copy if copied else 0,
         load_seconds=load,
         budget_seconds=load_time_budget,
         window_seconds=window,

@@ -34,6 +34,10 @@ COOLDOWN = 600
 """Seconds a scale-to-zero workload stays warm after the last request: GPUs reload slowly."""
 POLLING_INTERVAL = 15
 """Seconds between KEDA's checks of the triggers."""
+PORT_NAME = "http"
+"""Name of the server container's port (model-server module and plain manifests)."""
+SCRAPE_INTERVAL = "15s"
+"""How often the collector scrapes the server: as often as KEDA asks."""
 TARGET_PENDING_REQUESTS = 4
 """Pending requests per replica the KEDA HTTP trigger aims for."""
 HTTP_SCALER = "keda-add-ons-http-external-scaler.keda.svc.cluster.local:9090"
@@ -90,6 +94,18 @@ class QueueTrigger:
 
 
 @dataclass(frozen=True)
+class Scrape:
+    """The managed collector's scrape of the workload's pods (GKE: a PodMonitoring)."""
+
+    selector: tuple[tuple[str, str], ...]
+    """The Deployment's pod selector: the scrape selects exactly the serving pods."""
+    port: str
+    """The name of the container port that serves metrics (the server's API port)."""
+    path: str
+    interval: str
+
+
+@dataclass(frozen=True)
 class HttpRoute:
     """The KEDA HTTP add-on's part of a scale-to-zero workload: 0 to 1 on the first request."""
 
@@ -117,8 +133,26 @@ class Scaler:
     behavior: Behavior
     http: HttpRoute | None
     queue: QueueTrigger | None
+    scrape: Scrape | None
     scale_out_seconds: int
     """A new replica on a new node: node start + image pull + weight load."""
+
+    def queue_note(self, metric: str) -> str | None:
+        """What a queue depth asks for and how long scaling out takes, for ``validate``."""
+        if self.queue is None:
+            return None
+        target = float(self.queue.threshold)
+        low = self.min_replicas or 1
+        depths = sorted({target * low * 2, target * self.max_replicas})
+        worked = ", ".join(
+            f"{d:g} waiting ask for {replicas_for(d, target, low, self.max_replicas)}"
+            for d in depths
+        )
+        return (
+            f"{self.min_replicas}..{self.max_replicas} replicas on {metric}: "
+            f"ceil(sum over the pods / {self.queue.threshold}) — {worked}; a replica on a new "
+            f"node takes about {self.scale_out_seconds}s (node start + pull + load)"
+        )
 
     def explain(self) -> str:
         """The bounds, triggers and windows in one line, for the comment above the module."""
@@ -171,6 +205,7 @@ def scaler_for(
     managed: tuple[str, str] | None,
     scale_out_seconds: int,
     wait_seconds: int,
+    scrape: Scrape | None = None,
 ) -> Scaler | None:
     """The ScaledObject of a workload between ``low`` and ``high`` (None for a fixed count).
 
@@ -180,11 +215,14 @@ def scaler_for(
         scale_out_seconds: Node start + pull + load: the scale-down window is at least this,
             so one oscillation never pays for a node start and a weight load.
         wait_seconds: The progress deadline: how long the interceptor holds a request at zero.
+        scrape: The managed collector's scrape of the pods, rendered when the query goes to
+            the cloud's managed Prometheus.
     """
     if autoscale_kind(workload, low, high) != "keda":
         return None
     auto = workload.autoscaling
     queue = None
+    scraped = None
     if auto.metric is not None:
         address, provider = (
             (auto.prometheus_address, None)
@@ -194,6 +232,7 @@ def scaler_for(
         if address is not None:
             query = queue_query(auto.metric, namespace)
             queue = QueueTrigger(address, query, number(auto.target), provider)
+            scraped = scrape if provider is not None else None
     kind, value, period = SCALE_DOWN_POLICY
     up_kind, up_value, up_period = SCALE_UP_POLICY
     behavior = Behavior(
@@ -210,5 +249,6 @@ def scaler_for(
         behavior=behavior,
         http=_http(workload, namespace, wait_seconds) if workload.scale_to_zero else None,
         queue=queue,
+        scrape=scraped,
         scale_out_seconds=scale_out_seconds,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from gpuplat.catalog.servers import server_of
 from gpuplat.labels import POOL_LABEL
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
@@ -18,13 +19,16 @@ from gpuplat.spec.resolve import workload_pools
 from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
 from gpuplat.workload.budget import StartupBudget, startup_budget
-from gpuplat.workload.capacity import left_for, pool_units
+from gpuplat.workload.capacity import left_for, per_node, pool_units
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
 from gpuplat.workload.rollout import Rollout, rollout, running_at_rollout
 from gpuplat.workload.scaling import (
+    PORT_NAME,
+    SCRAPE_INTERVAL,
     AutoscaleKind,
     Scaler,
+    Scrape,
     autoscale_kind,
     scaler_for,
 )
@@ -186,6 +190,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         workload.image_pull_time,
         workload.load_time_budget,
         copied=weights.mode == "copy",
+        copy_mbps=copy_mbps(cluster, pools, workload.gpus),
     )
     low, high = role.low, role.high
     node_selector, class_tolerations = _ladder_selector(cluster, pools)
@@ -251,6 +256,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
             + budget.before_probes_seconds
             + budget.load_seconds,
             wait_seconds=budget.progress_deadline_seconds,
+            scrape=_scrape(workload),
         ),
         labels=labels,
         selector={"gpuplat.dev/workload": workload.name},
@@ -260,6 +266,34 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         devices=target(cluster.cloud).replica_devices(pools, workload.gpus),
         requests_reason=resources.explain(workload.gpus),
     )
+
+
+def _scrape(workload: Workload) -> Scrape | None:
+    """Where the workload's server serves its metrics, for the managed collector."""
+    server = server_of(workload.server, workload.image)
+    if server is None or server.metrics_port != "serving":
+        return None  # Triton's metrics port (8002) is not a named port of the container yet
+    port = PORT_NAME
+    selector = (("gpuplat.dev/workload", workload.name),)
+    return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)
+
+
+MIB = 1.048576
+"""MB in a MiB: disk rates are quoted in MiB/s, weights sizes and bandwidths in GB and MB/s."""
+
+
+def copy_mbps(cluster: Cluster, pools: list[NodePool], gpus: int) -> float | None:
+    """MB/s one replica's weights copy gets from its node's disk on the slowest of its pools:
+    the disk's write rate shared by the replicas a new node starts at once (all that fit on it
+    copy together). None when a pool's disk rate is not known."""
+    cloud = target(cluster.cloud)
+    rates = []
+    for pool in pools:
+        mibps = cloud.disk_write_mibps(pool)
+        if mibps is None:
+            return None
+        rates.append(mibps * MIB / max(per_node(cluster, pool, gpus), 1))
+    return min(rates, default=None)
 
 
 def _ladder_selector(

@@ -7,6 +7,16 @@ variable "failover_floor" {
   default     = {}
 }
 
+# KEDA's operator may query Google Managed Prometheus (roles/monitoring.viewer, read-only) through
+# Workload Identity: its prometheus triggers read the model servers' gauges.
+module "metrics_inference-us" {
+  source = "../../../../modules/gke-metrics-reader/1.0.0"
+
+  project         = "acme-inference-prod"
+  namespace       = "keda"
+  service_account = "keda-operator"
+}
+
 # Read access of chat on inference-us to exactly its weights' bucket, for its
 # Kubernetes service account (Workload Identity), before its pods start
 module "weights_chat_inference-us" {
@@ -165,7 +175,7 @@ module "serve_chat_inference-us" {
 
 # Autoscaling of chat on inference-us (one KEDA ScaledObject): 2..16 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 874s (node start + pull + load): scale-up waits 60s, scale-down 874s and removes 1 per 300s.
 module "zero_chat_inference-us" {
-  source = "../../../../modules/scale-to-zero/3.0.0"
+  source = "../../../../modules/scale-to-zero/3.1.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }
@@ -203,6 +213,14 @@ module "zero_chat_inference-us" {
     auth_provider = "gcp"
     query         = "sum(vllm:num_requests_waiting{namespace=\"chat\"})"
     threshold     = "4"
+  }
+  scrape = {
+    interval = "15s"
+    path     = "/metrics"
+    port     = "http"
+    selector = {
+      "gpuplat.dev/workload" = "chat"
+    }
   }
 
   depends_on = [module.serve_chat_inference-us]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from gpuplat.catalog.servers import Server, server, server_for_image, servers
+from gpuplat.catalog import servers as catalog_servers
+from gpuplat.catalog.servers import Server, servers
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, Workload
@@ -13,9 +14,7 @@ from gpuplat.targets import target
 
 def server_of(workload: Workload) -> Server | None:
     """The model server a workload runs: named in the spec, else recognised from its image."""
-    if workload.server is not None:
-        return server(workload.server)
-    return server_for_image(workload.image)
+    return catalog_servers.server_of(workload.server, workload.image)
 
 
 def check(

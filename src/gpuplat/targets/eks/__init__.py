@@ -143,8 +143,16 @@ class EKS(Target):
     def own_device_plugin(self, pool: NodePool) -> bool:
         return node.bottlerocket(pool)
 
+    def disk_write_mibps(self, pool: NodePool) -> float | None:
+        # The eks-gpu-node-group module provisions gp3 at 500 MiB/s (gp3's most is 1,000);
+        # other volume types' rates depend on size and IOPS, which gpuplat does not set.
+        return node.GP3_THROUGHPUT_MIBPS if (pool.disk.type or "gp3") == "gp3" else None
+
     def pool_update_warning(self, before: object, after: object) -> str | None:
-        return node.reserved_update_warning(before, after)
+        # A reserved group cannot surge at all; any other group surges GPU nodes and drains.
+        return node.reserved_update_warning(before, after) or node.surge_update_warning(
+            before, after
+        )
 
     def infra(self, env: EnvSpec, cluster: Cluster) -> InfraPart:
         return infra.part(self, env, cluster)

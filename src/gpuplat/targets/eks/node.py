@@ -126,6 +126,73 @@ def reserved_update_warning(before: object, after: object) -> str | None:
     )
 
 
+GP3_THROUGHPUT_MIBPS = 500.0
+"""The gp3 throughput the eks-gpu-node-group module provisions (its ``disk.throughput`` default)."""
+
+DRAIN_TIMEOUT_MINUTES = 15
+"""How long EKS waits for a node's pods to be evicted during a node group update before it fails
+the update with PodEvictionFailure (EKS user guide, managed-node-update-behavior)."""
+
+
+def surge_update_warning(before: object, after: object) -> str | None:
+    """A warning for an in-place update that replaces the nodes of an on-demand or spot group.
+
+    EKS always surges a managed node group's update (EKS user guide, "Managed node update
+    behavior"): it first raises the Auto Scaling group's desired and max size by up to twice the
+    number of its Availability Zones (or by max_unavailable when that is larger), launches those
+    nodes, then drains the old nodes max_unavailable at a time; a node whose pods are not
+    evicted in 15 minutes fails the update (PodEvictionFailure) unless it is forced.
+    """
+    if not isinstance(before, Mapping) or not isinstance(after, Mapping):
+        return None
+    if not any(before.get(key) != after.get(key) for key in ROLLING_KEYS):
+        return None
+    planned = _surge(after)
+    name = after.get("node_group_name") or before.get("node_group_name") or "?"
+    itype, subnets, unavailable = planned
+    nodes = max(2 * subnets, unavailable) if subnets else None
+    surge = (
+        f"up to {nodes} extra {itype} node(s) (twice its {subnets} subnet zone(s), or "
+        f"max_unavailable {unavailable} if larger)"
+        if nodes is not None
+        else f"up to twice its zones' count of extra {itype} nodes"
+    )
+    shape = catalog.shape("eks", itype)
+    price = shape.price_on_demand if shape is not None else None
+    cost = (
+        f", ${nodes * price.usd_per_hour:,.2f}/h at the on-demand list price while they run"
+        if price is not None and nodes is not None
+        else ""
+    )
+    return (
+        f"node group {name}: this update replaces its nodes, and EKS surges: it first launches "
+        f"{surge}{cost}, which need GPU capacity and quota of their own, then drains the old "
+        f"nodes {unavailable} at a time; a node whose pods are not evicted within "
+        f"{DRAIN_TIMEOUT_MINUTES} minutes (a PodDisruptionBudget with no replica to spare, a "
+        "replica with no other GPU to go to) fails the update with PodEvictionFailure. Apply "
+        "when the surge nodes can be had, or scale the group down first"
+    )
+
+
+def _surge(values: Mapping[str, object]) -> tuple[str, int, int]:
+    """(instance type, subnets, max_unavailable) of a planned node group."""
+    types = values.get("instance_types")
+    tags = values.get("tags")
+    tags = tags if isinstance(tags, Mapping) else {}
+    itype = (
+        str(types[0])
+        if isinstance(types, list) and types
+        else str(tags.get(INSTANCE_TYPE_TAG) or "GPU")
+    )
+    subnets = values.get("subnet_ids")
+    count = len(subnets) if isinstance(subnets, list) else 0
+    update = values.get("update_config")
+    first = update[0] if isinstance(update, list) and update else {}
+    raw = first.get("max_unavailable") if isinstance(first, Mapping) else None
+    unavailable = raw if isinstance(raw, int) and raw > 0 else 1
+    return itype, count, unavailable
+
+
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
 
 

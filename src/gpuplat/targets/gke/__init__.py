@@ -217,6 +217,14 @@ class GKE(Target):
         return None
 
     weights_reader_module = "gke-weights-reader"
+    metrics_reader_module = "gke-metrics-reader"
+
+    def metrics_reader(self, cluster: Cluster) -> dict[str, object] | None:
+        """KEDA's operator may query Managed Prometheus (roles/monitoring.viewer), nothing more."""
+        project = cluster.gcp.project if cluster.gcp is not None else None
+        if project is None:
+            return None
+        return {"project": project, "namespace": "keda", "service_account": "keda-operator"}
 
     def weights_reader(
         self, cluster: Cluster, source: str, namespace: str, service_account: str

@@ -7,6 +7,16 @@ variable "failover_floor" {
   default     = {}
 }
 
+# KEDA's operator may query Google Managed Prometheus (roles/monitoring.viewer, read-only) through
+# Workload Identity: its prometheus triggers read the model servers' gauges.
+module "metrics_mig-central" {
+  source = "../../../../modules/gke-metrics-reader/1.0.0"
+
+  project         = "acme-mig-prod"
+  namespace       = "keda"
+  service_account = "keda-operator"
+}
+
 # Read access of coder on mig-central to exactly its weights' bucket, for its
 # Kubernetes service account (Workload Identity), before its pods start
 module "weights_coder_mig-central" {
@@ -161,7 +171,7 @@ module "serve_coder_mig-central" {
 
 # Autoscaling of coder on mig-central (one KEDA ScaledObject): 8..24 replicas = ceil(sum(vllm:num_requests_waiting{namespace="coder"}) / 4). A new replica takes about 817s (node start + pull + load): scale-up waits 60s, scale-down 817s and removes 1 per 300s.
 module "zero_coder_mig-central" {
-  source = "../../../../modules/scale-to-zero/3.0.0"
+  source = "../../../../modules/scale-to-zero/3.1.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
@@ -199,6 +209,14 @@ module "zero_coder_mig-central" {
     auth_provider = "gcp"
     query         = "sum(vllm:num_requests_waiting{namespace=\"coder\"})"
     threshold     = "4"
+  }
+  scrape = {
+    interval = "15s"
+    path     = "/metrics"
+    port     = "http"
+    selector = {
+      "gpuplat.dev/workload" = "coder"
+    }
   }
 
   depends_on = [module.serve_coder_mig-central]

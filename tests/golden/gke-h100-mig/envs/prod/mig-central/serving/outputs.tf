@@ -4,7 +4,7 @@
 output "endpoints" {
   description = "Per workload and cluster: where clients send requests."
   value = {
-    "coder@mig-central" = module.zero_coder_mig-central.endpoint
+    "coder@mig-central" = module.serve_coder_mig-central.service
   }
 }
 
@@ -12,7 +12,7 @@ output "placements" {
   description = "Per workload and cluster: its role (active, warm, cold), whether it serves now, and its endpoint; what a front door (DNS, a global load balancer, a multi-cluster gateway) routes by."
   value = {
     "coder@mig-central" = {
-      endpoint = module.zero_coder_mig-central.endpoint
+      endpoint = module.serve_coder_mig-central.service
       role     = "active"
       serving  = true
     }

@@ -4,7 +4,7 @@
 output "endpoints" {
   description = "Per workload and cluster: where clients send requests."
   value = {
-    "chat@inference-us" = module.zero_chat_inference-us.endpoint
+    "chat@inference-us" = module.serve_chat_inference-us.service
   }
 }
 
@@ -12,7 +12,7 @@ output "placements" {
   description = "Per workload and cluster: its role (active, warm, cold), whether it serves now, and its endpoint; what a front door (DNS, a global load balancer, a multi-cluster gateway) routes by."
   value = {
     "chat@inference-us" = {
-      endpoint = module.zero_chat_inference-us.endpoint
+      endpoint = module.serve_chat_inference-us.service
       role     = "active"
       serving  = true
     }
