@@ -99,6 +99,9 @@ class StageSummary:
     outputs: list[str] = field(default_factory=list)
     """Root outputs the plan changes (e.g. ``placements`` after a role change): a change to
     apply like any other, since what reads them (a front door, CI) follows the state."""
+    running: dict[str, int] = field(default_factory=dict)
+    """Model server Deployment address -> the replicas it runs now (the refreshed state: what
+    an autoscaler or ``kubectl scale`` set, which terraform leaves alone)."""
 
     @property
     def has_changes(self) -> bool:
@@ -147,6 +150,7 @@ class StageSummary:
             "cost": None if self.cost is None else self.cost.to_json(),
             "warnings": list(self.warnings),
             "outputs": list(self.outputs),
+            "running_replicas": dict(self.running),
         }
 
     def lines(self) -> list[str]:
@@ -156,7 +160,7 @@ class StageSummary:
                 f"  {self.stage}: waits for {self.waits_for} (planned once {self.waits_for} is applied)"
             ]
         if not self.has_changes:
-            return [f"  {self.stage}: no changes"]
+            return [f"  {self.stage}: no changes", *(f"    ! {w}" for w in self.warnings)]
         counts = ", ".join(
             f"{self.counts.get(v, 0)} to {v}" for v in ("create", "update", "replace", "destroy")
         )
@@ -220,6 +224,7 @@ def summarize(
     summary.cost = cost_delta(plan, table, regions)
     summary.warnings = pool_warnings(plan)
     summary.outputs = [o.name for o in plan.output_changes if o.is_change]
+    summary.running = running_replicas(plan)
     return summary
 
 
@@ -321,6 +326,19 @@ def served_gpus(plan: Plan, table: Mapping[str, Element] | None = None) -> Serve
         for unit, n in units.items()
     )
     return ServedGpus(totals[0], totals[1], named if table else ()) if seen else None
+
+
+def running_replicas(plan: Plan) -> dict[str, int]:
+    """Model server Deployment address -> replicas before the plan (the refreshed state)."""
+    out: dict[str, int] = {}
+    for change in plan.resource_changes:
+        if change.type != SERVER_RESOURCE or change.mode != "managed":
+            continue
+        replicas = first(change.before, "spec").get("replicas")
+        count = str(replicas) if isinstance(replicas, int | str) else ""
+        if count.isdigit():
+            out[change.address] = int(count)
+    return out
 
 
 def _deployment_gpus(values: object) -> int:

@@ -13,6 +13,7 @@ on the ScaledObject, and a Deployment's replica count is what terraform last wro
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ from tests.app.test_failover_run import (
     two_clouds,
 )
 from tests.support.moto import MotoServer
-from tests.support.standin import record_env
+from tests.support.standin import record_env, recorded_applies
 
 pytestmark = [pytest.mark.terraform, pytest.mark.integration]
 __all__ = ["moto", "stand_ins"]
@@ -52,6 +53,13 @@ def keda_project(folder: Path, endpoint: str) -> Path:
     return project
 
 
+def fresh_bucket(moto: MotoServer) -> None:
+    """The state bucket empty: each test starts from no EKS state (moto lives per module)."""
+    s3 = moto.client("s3")
+    for item in s3.list_objects_v2(Bucket=BUCKET).get("Contents", []):
+        s3.delete_object(Bucket=BUCKET, Key=item["Key"])
+
+
 def placements(project: Path, moto: MotoServer) -> dict[str, object]:
     """The ``placements`` outputs of both serving states, merged."""
     key = f"acme-inference/dev/{EKS}/serving/terraform.tfstate"
@@ -68,6 +76,7 @@ def placements(project: Path, moto: MotoServer) -> dict[str, object]:
 @pytest.fixture
 def applied(moto: MotoServer, stand_ins: Path, tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """The project rendered, planned and applied as the spec says: chat active on GKE."""
+    fresh_bucket(moto)
     project = keda_project(tmp_path / "p", moto.endpoint)
     env = environment(tmp_path, stand_ins, **record_env(tmp_path / "applies.jsonl"))
     assert gpuplat("render", env=env, cwd=project).returncode == 0
@@ -122,3 +131,88 @@ def test_a_plan_of_output_changes_exits_10_and_apply_applies_it(
     assert done.returncode == 0, done.stdout + done.stderr
     assert "nothing to apply" not in done.stderr + done.stdout
     assert placements(project, moto)[f"chat@{EKS}"] == {"role": "active", "serving": True}
+
+
+def scaled_by_keda(project: Path, replicas: int) -> None:
+    """What KEDA did on GKE under load: its Deployment runs ``replicas`` (terraform leaves the
+    count to the autoscaler, and its refresh reads it back from the cluster)."""
+    path = project / ".gpuplat" / "state" / "dev" / GKE / "serving.tfstate"
+    state = json.loads(path.read_text(encoding="utf-8"))
+    for resource in state["resources"]:
+        if resource["type"] == "kubernetes_deployment_v1":
+            for instance in resource["instances"]:
+                instance["attributes"]["spec"][0]["replicas"] = str(replicas)
+    path.write_text(json.dumps(state), encoding="utf-8")
+
+
+def min_replica_count(state: object) -> int | None:
+    """The ScaledObject's minReplicaCount in a recorded kubernetes_manifest state, or None."""
+    text = json.dumps(state)
+    found = re.search(r'"minReplicaCount": "?(\d+)', text)
+    return int(found.group(1)) if '"ScaledObject"' in text and found else None
+
+
+def test_a_scale_to_zero_target_serves_the_source_count_before_the_source_goes_down(
+    applied: tuple[Path, dict[str, str]], moto: MotoServer, tmp_path: Path
+) -> None:
+    project, env = applied
+    scaled_by_keda(project, 3)
+    log = tmp_path / "applies.jsonl"
+    log.unlink()
+    moved = gpuplat("failover", "chat", "--to", EKS, "-e", "dev", "--yes", env=env, cwd=project)
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    assert f"{EKS} starts at 3 replica(s)" in moved.stdout, moved.stdout
+    assert f"phase 3 applied: {EKS} handed back to its autoscaler" in moved.stdout
+    eks_root = str(project / "envs" / "dev" / EKS / "serving")
+    steps = []
+    for a in recorded_applies(log):
+        side = "eks" if a["cwd"] == eks_root else "gke"
+        if a["type"] == "kubernetes_deployment_v1":
+            replicas = int(a["state"]["spec"][0]["replicas"])  # type: ignore[index]
+            steps.append((side, "deployment", a["action"], replicas))
+        elif (count := min_replica_count(a["state"])) is not None:
+            steps.append((side, "keda-min", a["action"], count))
+    # EKS's Deployment starts at GKE's 3 (terraform waits for its rollout) with KEDA held at
+    # 3; GKE changes only after that; then KEDA gets EKS's count back (minimum 0 again).
+    eks_up = steps.index(("eks", "deployment", "create", 3))
+    held = steps.index(("eks", "keda-min", "update", 3))
+    back = steps.index(("eks", "keda-min", "update", 0))
+    gke = [i for i, s in enumerate(steps) if s[0] == "gke"]
+    assert max(eks_up, held) < min(gke or [back]) and back > max(gke or [held]), steps
+    assert placements(project, moto)[f"chat@{EKS}"] == {"role": "active", "serving": True}
+    again = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_plan_flags_a_running_count_its_role_disagrees_with(
+    moto: MotoServer, stand_ins: Path, tmp_path: Path
+) -> None:
+    """Fixed counts (no autoscaler): chat runs 1 replica on GKE. The roles are swapped in the
+    overlay by hand, as a ``--target-only`` failover leaves them for a source never applied:
+    terraform leaves GKE's running Deployment alone (its count is ``ignore_changes``), so only
+    the refreshed state shows the disagreement, and ``plan`` says it."""
+    fresh_bucket(moto)
+    project = two_clouds(tmp_path / "p", moto.endpoint, gke_backend={"type": "local"})
+    env = environment(tmp_path, stand_ins, **record_env())
+    assert gpuplat("render", env=env, cwd=project).returncode == 0
+    for cluster in (EKS, GKE):
+        seed_infra_outputs(project, cluster, env, tmp_path)
+    assert gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project).returncode == 10
+    assert gpuplat("apply", "dev", env=env, cwd=project).returncode == 0
+    overlay = project / "envs" / "dev.yaml"
+    data = yaml.safe_load(overlay.read_text(encoding="utf-8"))
+    data["workloads"][0]["placements"] = {EKS: {"role": "active"}, GKE: {"role": "cold"}}
+    overlay.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    planned = gpuplat("plan", "dev", "--stage", "serving", "--json", env=env, cwd=project)
+    assert planned.returncode == 10, planned.stdout + planned.stderr
+    stages = {s["cluster"]: s for c in json.loads(planned.stdout) for s in c["stages"]}
+    assert stages[GKE]["running_replicas"] == {
+        "module.serve_chat_inference-us.kubernetes_deployment_v1.this[0]": 1
+    }
+    assert [w.split(", and")[0] for w in stages[GKE]["warnings"]] == [
+        f"chat@{GKE} runs 1 replica(s) but its role cold holds 0..0"
+    ]
+    # And EKS, active now, runs none of the replicas its role holds.
+    assert [w.split(", and")[0] for w in stages[EKS]["warnings"]] == [
+        f"chat@{EKS} runs 0 replica(s) but its role active holds 1..4"
+    ]

@@ -91,6 +91,10 @@ def test_argocd_layout(tmp_path: Path) -> None:
     [
         ("main", {"branch": "main"}),
         ("refs/tags/v1.4.0", {"name": "refs/tags/v1.4.0"}),
+        # A release tag: as ref.branch Flux never resolves it.
+        ("v1.4.0", {"tag": "v1.4.0"}),
+        ("2.0.0-rc.1", {"tag": "2.0.0-rc.1"}),
+        ("release-1.4", {"branch": "release-1.4"}),
         (
             "0123456789abcdef0123456789abcdef01234567",
             {"commit": "0123456789abcdef0123456789abcdef01234567"},

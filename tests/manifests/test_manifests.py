@@ -114,6 +114,9 @@ def test_scale_to_zero_manifests(tmp_path: Path) -> None:
         "httpscaledobject.keda.sh/skip-scaledobject-creation": "true"
     }
     main = list(yaml.safe_load_all((out / "dev/inference-us/serving/chat.yaml").read_text()))
+    # KEDA owns the count: a replicas field would be set back on every GitOps sync.
+    deployment = next(d for d in main if d["kind"] == "Deployment")
+    assert "replicas" not in deployment["spec"]
     front = [d for d in main if d["kind"] == "Service" and d["spec"]["type"] == "ExternalName"]
     assert front and front[0]["metadata"]["name"] == "chat-front"
 
@@ -222,3 +225,19 @@ def test_manifests_holding_a_refused_custom_resource_are_not_written(tmp_path: P
     refuse_invalid_custom_resources(
         tmp_path / "k8s", {"a.yaml": bad.replace("    spot: true\n", "")}
     )
+
+
+def test_the_device_plugin_namespace_has_one_owner(tmp_path: Path) -> None:
+    """The platform stage's Helm release creates ``nvidia-device-plugin``: the GitOps folder
+    only adds its ConfigMap there, so ``prune: true`` on the folder can never delete the
+    namespace (and the device plugin in it). kubernetes-validate cannot show a prune; the
+    objects written are what Flux or Argo CD would prune."""
+    out = render_manifests(project(tmp_path, example="eks-l4-vllm"))
+    written = [
+        (d["kind"], d["metadata"].get("namespace"), d["metadata"]["name"])
+        for p in out.rglob("device-plugin-config.yaml")
+        for d in yaml.safe_load_all(p.read_text())
+    ]
+    assert written, "the example shares its GPUs: a device plugin config is written"
+    assert {kind for kind, _, _ in written} == {"ConfigMap"}
+    assert {ns for _, ns, _ in written} == {"nvidia-device-plugin"}

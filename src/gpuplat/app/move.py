@@ -55,6 +55,10 @@ class MoveResult:
     """Sources left serving (``target_only``): apply them once they can be planned."""
     unchanged: list[str] = field(default_factory=list)
     """Clusters whose plan had nothing to apply."""
+    floor: int = 0
+    """Replicas an autoscaled target was brought up to (the sources' serving count), 0: none."""
+    handed_back: bool = False
+    """The target's count was handed back to its autoscaler after the sources went down."""
 
 
 def carry_out(
@@ -104,14 +108,7 @@ def carry_out(
         by_cluster = {p.cluster: p for p in result.plans}
         # In the order they are applied: the target, then the sources.
         result.plans = [by_cluster[c] for c in (to, *sources)]
-        target = by_cluster[to]
-        if target.error is not None:
-            raise GpuplatError(
-                f"the target {to} could not be planned: {target.error}",
-                hint=target.error.hint,
-                exit_code=target.error.exit_code,  # terraform failed: 6, as `plan` says it
-                details=tuple(target.error.details),
-            )
+        _planned_or_raise(by_cluster[to], to)
         unplanned = [c for c in sources if by_cluster[c].error is not None]
         if unplanned and not target_only:
             first = by_cluster[unplanned[0]].error
@@ -122,6 +119,25 @@ def carry_out(
                 details=tuple(first.details) if first is not None else (),
             )
         result.pending = unplanned
+        floor = _warm_floor(
+            changed, workload, to, by_cluster, [c for c in sources if c not in unplanned]
+        )
+        if floor:
+            # Up to the source's serving count, waited for, before any source goes down.
+            label = module_label("serve", workload, to)
+            target = plan_envs(
+                root,
+                [env],
+                binary=binary,
+                progress=progress,
+                stage="serving",
+                clusters=[to],
+                replace={to: [_deployment(changed, workload, to)]},
+                variables={to: {"failover_floor": f'{{"{label}" = {floor}}}'}},
+            )[0]
+            _planned_or_raise(target, to)
+            result.plans[0] = target
+            result.floor = floor
         _confirm(result, yes, confirm)
     except BaseException:
         _put_back(root, env, before, [to, *sources])
@@ -134,7 +150,63 @@ def carry_out(
         except GpuplatError as exc:
             raise _stopped(exc, result, cluster) from None
         (result.applied if done.applied else result.unchanged).append(cluster)
+    if result.floor:
+        _hand_back(root, env, to, binary, progress, result)
     return result
+
+
+def _planned_or_raise(plan: ClusterPlan, cluster: str) -> None:
+    if plan.error is not None:
+        raise GpuplatError(
+            f"the target {cluster} could not be planned: {plan.error}",
+            hint=plan.error.hint,
+            exit_code=plan.error.exit_code,  # terraform failed: 6, as `plan` says it
+            details=tuple(plan.error.details),
+        )
+
+
+def _warm_floor(
+    env: EnvSpec, workload: str, to: str, plans: dict[str, ClusterPlan], sources: list[str]
+) -> int:
+    """Replicas an autoscaled target starts with: the sources' serving count now (their
+    refreshed Deployments), when that is more than the target runs; else 0 (no floor).
+
+    An autoscaler would start the target at its minimum, 0 for KEDA: the first requests after
+    the move would wait for a node, the pull and the weights on the cloud moved to."""
+    serving = next(p for p in serving_plans(env, to) if p.name == workload)
+    if serving.scaler is None:
+        return 0
+
+    def running(cluster: str) -> int:
+        address = _deployment(env, workload, cluster)
+        return sum(s.running.get(address, 0) for s in plans[cluster].stages)
+
+    wanted = min(sum(running(c) for c in sources), serving.replicas_max)
+    return wanted if wanted > max(running(to), serving.replicas_min) else 0
+
+
+def _hand_back(
+    root: Path, env: str, to: str, binary: TerraformBinary, progress: Progress, result: MoveResult
+) -> None:
+    """The target's count back to its autoscaler: its root planned and applied without the
+    failover's floor (the floor leaves the ScaledObject or HPA minimum; the Deployment keeps
+    its replicas, which the autoscaler owns from now on)."""
+    plan = plan_envs(root, [env], binary=binary, progress=progress, stage="serving", clusters=[to])[
+        0
+    ]
+    try:
+        if plan.error is not None:
+            raise plan.error
+        apply_env(root, env, binary=binary, progress=progress, clusters=[to], yes=True)
+    except GpuplatError as exc:
+        exc.details = (
+            *exc.details,
+            f"the move is done ({to} serves); only handing its count back to the autoscaler "
+            "failed: its minimum stays at the source's count until then",
+        )
+        exc.hint = f"{plan_then_apply(env, to)}"
+        raise
+    result.handed_back = True
 
 
 def _stopped(exc: GpuplatError, result: MoveResult, cluster: str) -> GpuplatError:
@@ -224,6 +296,14 @@ def result_lines(result: MoveResult) -> list[str]:
         elif cluster in result.applied:
             ready = " (its pods ready: terraform waited for the rollout)" if phase == 1 else ""
             lines.append(f"phase {phase} applied: {cluster}{ready}")
+    if result.floor:
+        lines.insert(
+            2,
+            f"    {check.target} starts at {result.floor} replica(s), the count the source serves "
+            "now; its autoscaler gets the count back once the source is down",
+        )
+    if result.handed_back:
+        lines.append(f"phase 3 applied: {check.target} handed back to its autoscaler")
     for cluster in result.pending:
         lines.append(
             f"phase 2 pending: {cluster} still serves; once it can be planned: "
@@ -246,5 +326,7 @@ def result_json(result: MoveResult) -> dict[str, object]:
         "plans": [p.to_json() for p in result.plans],
         "applied": list(result.applied),
         "unchanged": list(result.unchanged),
+        "floor": result.floor,
+        "handed_back": result.handed_back,
         "pending": list(result.pending),
     }

@@ -12,10 +12,11 @@ from gpuplat.addresses import Element, elements
 from gpuplat.app import saved
 from gpuplat.app.located import located
 from gpuplat.app.render import render_project
+from gpuplat.app.rolecount import RoleCount, role_counts, role_warnings
 from gpuplat.app.scope import selected_clusters
 from gpuplat.errors import GpuplatError, StaleError
 from gpuplat.progress import Progress
-from gpuplat.summary import StageSummary, summarize
+from gpuplat.summary import StageSummary, running_replicas, summarize
 from gpuplat.terraform import TerraformBinary, TerraformError
 from gpuplat.workspace import StageRoot, stages
 
@@ -54,10 +55,12 @@ def plan_envs(
     check: bool = False,
     parallel: int = 4,
     replace: Mapping[str, Sequence[str]] | None = None,
+    variables: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[ClusterPlan]:
     """Plan each cluster of each environment (several at once, at most ``parallel``).
 
-    ``replace`` (cluster -> resource addresses of the selected stage) plans those replaced.
+    ``replace`` (cluster -> resource addresses of the selected stage) plans those replaced;
+    ``variables`` (cluster -> root variable -> HCL value) sets root variables of its plans.
 
     Clusters have their own roots and state: one cluster's failure (e.g. missing credentials
     of its cloud) never stops the others.
@@ -95,6 +98,8 @@ def plan_envs(
                 table,
                 regions,
                 tuple((replace or {}).get(cluster, ())),
+                dict((variables or {}).get(cluster, {})),
+                role_counts(project.envs[env], cluster),
             )
             for env, cluster, digest, table, regions in units
         ]
@@ -112,6 +117,8 @@ def _plan_cluster(
     table: dict[str, Element],
     regions: dict[str, str],
     replace: tuple[str, ...],
+    variables: dict[str, str],
+    roles: dict[str, RoleCount],
 ) -> ClusterPlan:
     out = ClusterPlan(env, cluster)
     try:
@@ -129,7 +136,17 @@ def _plan_cluster(
                         StageSummary(env, stage.stage, "waits", waits_for=waiting, cluster=cluster)
                     )
                     continue
-                summary = _plan_stage(stage, binary, progress, digest, table, regions, replace)
+                summary = _plan_stage(
+                    stage,
+                    binary,
+                    progress,
+                    digest,
+                    table,
+                    regions,
+                    replace,
+                    variables,
+                    roles if stage.stage == "serving" else None,
+                )
                 out.stages.append(summary)
                 if summary.has_changes and only is None:
                     # A later stage reads this one's state: its plan is only meaningful once
@@ -148,6 +165,8 @@ def _plan_stage(
     table: dict[str, Element],
     regions: dict[str, str],
     replace: tuple[str, ...] = (),
+    variables: Mapping[str, str] | None = None,
+    roles: Mapping[str, RoleCount] | None = None,
 ) -> StageSummary:
     tracker = progress.stage(stage.label, "init")
     tf = stage.terraform(binary)
@@ -155,13 +174,22 @@ def _plan_stage(
         tf.init(on_event=tracker.on_event)
         tracker.note("planning")
         stage.plan_file.parent.mkdir(parents=True, exist_ok=True)
-        result = tf.plan(stage.plan_file, replace=replace, on_event=tracker.on_event)
+        result = tf.plan(
+            stage.plan_file, replace=replace, variables=variables, on_event=tracker.on_event
+        )
         if not result.has_changes:
+            running = (
+                running_replicas(tf.show_plan(stage.plan_file))
+                if roles and stage.plan_file.exists()
+                else {}
+            )
             stage.plan_file.unlink(missing_ok=True)
             summary = StageSummary(stage.env, stage.stage, "no-changes", cluster=stage.cluster)
+            summary.running = running
         else:
             plan = tf.show_plan(stage.plan_file)
             summary = summarize(stage.env, stage.stage, plan, table, regions, cluster=stage.cluster)
+        summary.warnings += role_warnings(summary.running, roles or {})
     except TerraformError as exc:
         tracker.done("failed")
         raise located(exc, stage) from None

@@ -111,7 +111,12 @@ def validate(ctx: click.Context, envs: tuple[str, ...], as_json: bool, strict: b
     "Argo CD Applications / ApplicationSet or Flux Kustomizations.",
 )
 @click.option("--repo-url", default=None, help="Git repository the GitOps objects point at.")
-@click.option("--revision", default="main", show_default=True, help="Branch, tag or commit.")
+@click.option(
+    "--revision",
+    default="main",
+    show_default=True,
+    help="Branch, tag (v1.4.0, or any as refs/tags/NAME) or full commit SHA.",
+)
 @click.option(
     "--repo-path",
     default=None,

@@ -19,7 +19,8 @@ import yaml
 Layout = Literal["plain", "argocd", "flux"]
 LAYOUTS: tuple[Layout, ...] = ("plain", "argocd", "flux")
 MANAGED = {"app.kubernetes.io/managed-by": "gpuplat"}
-_SHA = re.compile(r"[0-9a-f]{40}")
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_VERSION_TAG = re.compile(r"v?[0-9]+(\.[0-9]+)+([-+][0-9A-Za-z.+-]+)?")
 
 
 @dataclass(frozen=True)
@@ -118,11 +119,16 @@ def argocd(files: Mapping[str, str], source: Source) -> dict[str, str]:
 
 
 def _git_ref(revision: str) -> dict[str, str]:
-    """Flux's ``spec.ref`` for a revision: a commit sha, a full reference, or a branch."""
+    """Flux's ``spec.ref`` for a revision: a full commit SHA (SHA-1 or SHA-256), a full
+    reference (``refs/tags/NAME``, ``refs/heads/NAME``), a version tag (``v1.4.0``, ``1.4.0``,
+    ``v2.0.0-rc.1``: as a branch it would never resolve), or else a branch. Argo CD's
+    ``targetRevision`` takes any of them as it is."""
     if _SHA.fullmatch(revision):
         return {"commit": revision}
     if revision.startswith("refs/"):
         return {"name": revision}
+    if _VERSION_TAG.fullmatch(revision):
+        return {"tag": revision}
     return {"branch": revision}
 
 

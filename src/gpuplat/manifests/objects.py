@@ -98,7 +98,7 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             "kind": "Deployment",
             "metadata": _meta(plan.name, ns, labels),
             "spec": {
-                "replicas": plan.replicas_initial,
+                **_replicas(plan),
                 "progressDeadlineSeconds": plan.progress_deadline_seconds,
                 "revisionHistoryLimit": plan.rollout.revision_history_limit,
                 "selector": {"matchLabels": dict(plan.selector)},
@@ -284,8 +284,10 @@ def addon_objects(plan: AddonsPlan) -> list[Obj]:
         data[s.name] = yaml.safe_dump(config, sort_keys=True)
     namespace = "gpu-operator" if plan.device_plugin == "gpu-operator" else "nvidia-device-plugin"
     labels = {"app.kubernetes.io/managed-by": "gpuplat"}
+    # No Namespace object: the platform stage's Helm release of the device plugin (or the GPU
+    # operator) creates and owns it; declared here too, pruning this folder would delete the
+    # namespace and the device plugin with it.
     return [
-        {"apiVersion": "v1", "kind": "Namespace", "metadata": _meta(namespace, None, labels)},
         {
             "apiVersion": "v1",
             "kind": "ConfigMap",
@@ -312,3 +314,12 @@ def build_manifests(env: EnvSpec) -> dict[str, str]:
         if ladders:
             files[f"{env.name}/{cluster.name}/platform/compute-classes.yaml"] = dump(ladders)
     return dict(sorted(files.items()))
+
+
+def _replicas(plan: ServingPlan) -> dict[str, int]:
+    """The Deployment's count, unless an HPA or a ScaledObject owns it: a GitOps controller
+    would set it back on every sync (Flux) or show the app OutOfSync (Argo CD) as soon as the
+    autoscaler moved it. The Terraform path leaves it to the autoscaler the same way."""
+    if plan.scaler is not None:
+        return {}
+    return {"replicas": plan.replicas_initial}

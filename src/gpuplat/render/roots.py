@@ -21,7 +21,7 @@ from gpuplat.render.templates import environment
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster
 from gpuplat.targets import TARGETS, target
-from gpuplat.workload.serving import serving_plans
+from gpuplat.workload.serving import ServingPlan, serving_plans
 
 PROVIDERS: dict[str, tuple[str, str]] = {
     "helm": ("hashicorp/helm", ">= 3.0, < 4"),
@@ -136,6 +136,8 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
             if reader is None
             else {"module": module_label("weights", args["name"], cluster.name), "args": reader}
         )
+    for plan, server in zip(plans, servers, strict=True):
+        _floored(plan, server)
     modules = {"model-server"} if servers else set()
     if any(s["reader"] for s in servers) and cloud.weights_reader_module is not None:
         modules.add(cloud.weights_reader_module)
@@ -168,10 +170,35 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
     context: dict[str, object] = {
         "metrics_reader": metrics_reader,
         "servers": servers,
+        "floors": any(p.scaler is not None for p in plans),
         "endpoints": endpoints,
         "placements": placements,
     }
     return context, modules, {"kubernetes"}
+
+
+def _floored(plan: ServingPlan, server: dict[str, object]) -> None:
+    """Replica floors a failover raises for the length of its move (``var.failover_floor``,
+    keyed by the model server's module label): the Deployment a failover replaces starts at
+    the source's serving count and the autoscaler cannot take it below that until the
+    failover hands the count back by applying the root without the floor."""
+    if plan.scaler is None:
+        return
+    key = ident(str(server["module"]))
+    floor = f'lookup(var.failover_floor, "{key}", 0)'
+    high = plan.scaler.max_replicas
+    args = server["args"]
+    assert isinstance(args, dict)
+    args["replicas"] = {
+        "min": raw(f"min({plan.replicas_max}, max({plan.replicas_min}, {floor}))"),
+        "max": plan.replicas_max,
+    }
+    zero = server["zero"]
+    assert isinstance(zero, dict)
+    zero["replicas"] = {
+        "min": raw(f"min({high}, max({plan.scaler.min_replicas}, {floor}))"),
+        "max": high,
+    }
 
 
 _STAGES = {"infra": _infra, "platform": _platform, "serving": _serving}
