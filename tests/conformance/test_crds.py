@@ -65,12 +65,18 @@ def test_the_rendered_tree_passes_and_every_kind_is_counted(rendered: Path) -> N
     report = checked(rendered)
     assert crd_violations(report) == []
     kinds = {(kind, release) for kind, _, release in report.crds.tallies}
-    assert {k for k, _ in kinds} == {"ComputeClass", "HTTPScaledObject", "ScaledObject"}
+    assert {k for k, _ in kinds} == {
+        "ComputeClass",
+        "HTTPScaledObject",
+        "PodMonitoring",
+        "ScaledObject",
+        "TriggerAuthentication",
+    }
     assert ("ComputeClass", "GKE 1.34") in kinds and ("ScaledObject", "documented") in kinds
     # The root's class and the manifest's class, each against three GKE CRDs.
     cc = report.crds.of("ComputeClass", "cloud.google.com/v1", "GKE 1.34")
     assert cc.objects == 2 and cc.rules == 41 and cc.outcomes["passed"] > 0
-    assert report.manifests == 2  # compute-classes.yaml and chat.keda.yaml
+    assert report.manifests == 3  # compute-classes.yaml, chat.keda.yaml, chat.yaml (PodMonitoring)
 
 
 def test_a_nodepools_rule_with_machine_type_in_the_platform_root(
@@ -101,7 +107,7 @@ def test_a_nodepools_rule_with_machine_type_in_the_manifests(
 
 
 def test_a_field_the_scaled_object_schema_does_not_have(rendered: Path, tmp_path: Path) -> None:
-    old = "      minReplicaCount = 0\n"
+    old = "      minReplicaCount = var.replicas.min\n"
     root = mutated(rendered, tmp_path, ZERO, old, old + "      replicas        = 2\n")
     found = crd_violations(checked(root))
     line = line_of(root / ZERO, "replicas        = 2")
@@ -111,9 +117,11 @@ def test_a_field_the_scaled_object_schema_does_not_have(rendered: Path, tmp_path
 
 
 def test_a_min_replica_count_above_the_callers_max(rendered: Path, tmp_path: Path) -> None:
-    """The module alone cannot tell (maxReplicaCount is its variable); with the serving root's
-    max_replicas = 4 the CRD's CEL rule refuses it, reported at the call."""
-    root = mutated(rendered, tmp_path, ZERO, "minReplicaCount = 0\n", "minReplicaCount = 9\n")
+    """The module alone cannot tell (both counts are its variable); with the serving root's
+    replicas = { min = 9, max = 4 } the CRD's CEL rule refuses it, reported at the call."""
+    floor = '    min = min(4, max(0, lookup(var.failover_floor, "serve_chat_inference-us", 0)))\n'
+    old = f"  replicas = {{\n    max = 4\n{floor}  }}\n  http = {{\n"
+    root = mutated(rendered, tmp_path, SERVING, old, old.replace(floor, "    min = 9\n"))
     found = crd_violations(checked(root))
     call = line_of(root / SERVING, r'^module "zero_chat_inference-us"')
     assert [(v.file, v.line, v.code) for v in found] == [(root / SERVING, call, "crd-rule")]
