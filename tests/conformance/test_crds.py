@@ -76,7 +76,7 @@ def test_the_rendered_tree_passes_and_every_kind_is_counted(rendered: Path) -> N
     # The root's class and the manifest's class, each against three GKE CRDs.
     cc = report.crds.of("ComputeClass", "cloud.google.com/v1", "GKE 1.34")
     assert cc.objects == 2 and cc.rules == 41 and cc.outcomes["passed"] > 0
-    assert report.manifests == 3  # compute-classes.yaml, chat.keda.yaml, chat.yaml (PodMonitoring)
+    assert report.manifests == 3  # the YAML files of dev: compute classes, chat, chat.keda
 
 
 def test_a_nodepools_rule_with_machine_type_in_the_platform_root(
