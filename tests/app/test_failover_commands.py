@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gpuplat.app.failover import failover
+from gpuplat.app.failover import failover, plan_then_apply
 from gpuplat.app.move import MoveResult, result_lines
 from tests.app.test_failover import failover_project
 
@@ -30,17 +30,27 @@ def ran(line: str, plan_exit: int, tmp: Path) -> list[str]:
     return log.read_text().split() if log.exists() else []
 
 
-@pytest.mark.parametrize(
-    ("plan_exit", "expected"), [(10, ["plan", "apply"]), (0, ["plan", "apply"]), (1, ["plan"])]
-)
-def test_the_pending_phase_command_applies_what_plan_planned(
-    tmp_path: Path, plan_exit: int, expected: list[str]
-) -> None:
+def test_the_pending_phase_names_the_one_command_that_finishes_the_move(tmp_path: Path) -> None:
+    """A source a ``--target-only`` failover left serving is not finished by planning and
+    applying its root (terraform leaves its running count alone): the line names converge."""
     folder = failover_project(tmp_path / "p")
     check = failover(folder, "dev", "chat", "inference-us", "cold")
     result = MoveResult("dev", check, overlay="envs/dev.yaml", applied=["inference-us"])
     result.pending = ["inference-use1"]
-    line = next(x for x in result_lines(result) if x.startswith("phase 2 pending"))
-    command = line.split("once it can be planned: ", 1)[1]
+    lines = result_lines(result)
+    assert any(x.startswith("phase 2 pending: inference-use1 still serves") for x in lines)
+    line = next(x for x in lines if "finishes the move: " in x)
+    command = line.split("finishes the move: ", 1)[1]
+    assert command == "gpuplat converge chat -e dev"
+    assert ran(command, 10, tmp_path) == ["converge"]
+
+
+@pytest.mark.parametrize(
+    ("plan_exit", "expected"), [(10, ["plan", "apply"]), (0, ["plan", "apply"]), (1, ["plan"])]
+)
+def test_the_hand_back_command_applies_what_plan_planned(
+    tmp_path: Path, plan_exit: int, expected: list[str]
+) -> None:
+    command = plan_then_apply("dev", "inference-use1")
     assert "--cluster inference-use1" in command
     assert ran(command, plan_exit, tmp_path) == expected

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpuplat.app import saved
+from gpuplat.app import pending, saved
 from gpuplat.app.apply import apply_env
 from gpuplat.app.failover import load_env, move_json, move_line, plan_then_apply, report_lines
 from gpuplat.app.overlay import Before, set_roles
@@ -152,6 +152,12 @@ def carry_out(
         (result.applied if done.applied else result.unchanged).append(cluster)
     if result.floor:
         _hand_back(root, env, to, binary, progress, result)
+    if result.pending:
+        # Nothing in the spec or the state says the sources still serve: the record does.
+        move = pending.PendingMove(workload, to, tuple(result.pending), source_role)
+        pending.record(root, env, move)
+    else:
+        pending.clear(root, env, workload)
     return result
 
 
@@ -306,8 +312,12 @@ def result_lines(result: MoveResult) -> list[str]:
         lines.append(f"phase 3 applied: {check.target} handed back to its autoscaler")
     for cluster in result.pending:
         lines.append(
-            f"phase 2 pending: {cluster} still serves; once it can be planned: "
-            f"{plan_then_apply(result.env, cluster)}"
+            f"phase 2 pending: {cluster} still serves (recorded in envs/{result.env}/moves.json)"
+        )
+    if result.pending:
+        lines.append(
+            f"  once it can be planned, one command finishes the move: "
+            f"gpuplat converge {check.workload} -e {result.env}"
         )
     return lines
 
