@@ -19,7 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_failover_keda import fresh_bucket
+from tests.app.test_failover_keda import (
+    fresh_bucket,
+    keda_project,
+    min_replica_count,
+    scaled_by_keda,
+)
 from tests.app.test_failover_run import (
     EKS,
     GKE,
@@ -50,13 +55,22 @@ def left_serving(
     EKS serves 1 replica and GKE, cold in the spec now, still serves its 1."""
     fresh_bucket(moto)
     project = two_clouds(tmp_path / "p", moto.endpoint, gke_backend={"type": "local"})
+    yield from leave_serving(project, moto, stand_ins, tmp_path, 1)
+
+
+def leave_serving(
+    project: Path, moto: MotoServer, stand_ins: Path, tmp_path: Path, runs: int
+) -> Iterator[tuple[Path, dict[str, str]]]:
+    """Apply the project, let GKE run ``runs`` replicas, move with --target-only while GKE is
+    down, and bring GKE back."""
     env = environment(tmp_path, stand_ins, **record_env(tmp_path / "applies.jsonl"))
     assert gpuplat("render", env=env, cwd=project).returncode == 0
     for cluster in (EKS, GKE):
         seed_infra_outputs(project, cluster, env, tmp_path)
     assert gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project).returncode == 10
     assert gpuplat("apply", "dev", env=env, cwd=project).returncode == 0
-    assert serving_states(project, moto) == {EKS: {"chat": 0}, GKE: {"chat": 1}}
+    scaled_by_keda(project, runs)
+    assert serving_states(project, moto) == {EKS: {"chat": 0}, GKE: {"chat": runs}}
 
     # The outage: GKE's serving root cannot read what it needs.
     infra = gke_infra_state(project)
@@ -66,7 +80,8 @@ def left_serving(
     moved = gpuplat(*move, env=env, cwd=project)
     assert moved.returncode == 0, moved.stdout + moved.stderr
     assert "gpuplat converge chat -e dev" in moved.stdout, moved.stdout
-    assert serving_states(project, moto) == {EKS: {"chat": 1}, GKE: {"chat": 1}}
+    eks_runs = 1 if runs == 1 else 0  # fixed: replaced at its count; KEDA: left to it
+    assert serving_states(project, moto) == {EKS: {"chat": eks_runs}, GKE: {"chat": runs}}
     record = json.loads((project / "envs" / "dev" / "moves.json").read_text(encoding="utf-8"))
     assert record == {"moves": {"chat": {"target": EKS, "sources": [GKE], "source_role": "cold"}}}
 
@@ -75,7 +90,7 @@ def left_serving(
     assert early.returncode != 0, early.stdout + early.stderr
     assert f"{GKE} could not be planned" in early.stderr
     assert (project / "envs" / "dev" / "moves.json").exists()
-    assert serving_states(project, moto) == {EKS: {"chat": 1}, GKE: {"chat": 1}}
+    assert serving_states(project, moto) == {EKS: {"chat": eks_runs}, GKE: {"chat": runs}}
 
     aside.rename(infra)  # GKE is back
     # A render (any later change to the spec) keeps the record.
@@ -130,3 +145,41 @@ def test_the_same_failover_again_finishes_the_move_instead_of_refusing(
     again = gpuplat("failover", "chat", "--to", EKS, "-e", "dev", "--yes", env=env, cwd=project)
     assert again.returncode == 1, again.stdout + again.stderr
     assert f'"{EKS}" already serves workload "chat"' in again.stdout
+
+
+def test_converge_on_scale_to_zero_holds_the_target_at_the_source_count_then_hands_it_back(
+    moto: MotoServer, stand_ins: Path, tmp_path: Path
+) -> None:
+    """The issue's shape: KEDA 0..4 on both clouds, GKE serving 3 when its cloud went down.
+    KEDA's cold bounds are 0..4, so GKE's 3 are inside them: converge takes it down because
+    the record names it a source, and only after EKS runs those 3 (KEDA held at 3), then
+    KEDA gets EKS's count back."""
+    fresh_bucket(moto)
+    project = keda_project(tmp_path / "p", moto.endpoint)
+    project, env = next(leave_serving(project, moto, stand_ins, tmp_path, 3))
+    log = tmp_path / "applies.jsonl"
+    log.unlink()
+    done = gpuplat("converge", "chat", "-e", "dev", "--yes", env=env, cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{EKS} starts at 3 replica(s)" in done.stdout, done.stdout
+    assert f"applied: {EKS} handed back to its autoscaler" in done.stdout, done.stdout
+    eks_root = str(project / "envs" / "dev" / EKS / "serving")
+    steps = []
+    for a in recorded_applies(log):
+        side = "eks" if a["cwd"] == eks_root else "gke"
+        if a["type"] == "kubernetes_deployment_v1":
+            replicas = int(a["state"]["spec"][0]["replicas"])  # type: ignore[index]
+            steps.append((side, "deployment", a["action"], replicas))
+        elif (count := min_replica_count(a["state"])) is not None:
+            steps.append((side, "keda-min", a["action"], count))
+    eks_up = steps.index(("eks", "deployment", "create", 3))
+    gke_down = steps.index(("gke", "deployment", "create", 0))
+    back = steps.index(("eks", "keda-min", "update", 0))
+    assert eks_up < gke_down < back, steps
+    assert serving_states(project, moto) == {EKS: {"chat": 3}, GKE: {"chat": 0}}
+    assert not (project / "envs" / "dev" / "moves.json").exists()
+    log.unlink()
+    again = gpuplat("converge", "chat", "-e", "dev", "--yes", "--json", env=env, cwd=project)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert json.loads(again.stdout)["changed"] is False
+    assert recorded_applies(log) == []

@@ -6,8 +6,9 @@ spec alone plans "no changes". Converge plans the serving root of every cluster 
 workload, reads the count each runs from the refreshed state, and replaces a Deployment whose
 count its role does not hold (a source of the pending move: above its role's minimum): the new
 one starts at the role's count. It applies the serving clusters first (terraform waits for their
-rollout), then the others, and forgets the pending move. A plain plan of the target carries no
-failover floor, so its count is back with its autoscaler. Run again, it changes nothing.
+rollout), then the others, and forgets the pending move. An autoscaled target (KEDA starts at
+0) is first held at the count the sources serve, as the failover holds it, and handed back to
+its autoscaler once they are down. Run again, it changes nothing.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from pathlib import Path
 from gpuplat.app import pending
 from gpuplat.app.apply import apply_env
 from gpuplat.app.failover import load_env
+from gpuplat.app.move import warm_floor
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.rolecount import deployment_address
 from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.progress import Progress
+from gpuplat.render.naming import module_label
 from gpuplat.spec.roles import bounds
 from gpuplat.terraform import TerraformBinary
 from gpuplat.workload.serving import serving_plans
@@ -45,6 +48,9 @@ class ConvergeResult:
     plans: list[ClusterPlan] = field(default_factory=list)
     applied: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    floor: int = 0
+    """Replicas an autoscaled target was held at while the sources went down (0: none)."""
+    handed_back: bool = False
 
     @property
     def changed(self) -> bool:
@@ -105,12 +111,34 @@ def converge(
             progress,
             {c: [addresses[c]] for c in result.replaced},
         )
+    target = result.move.target if result.move is not None else None
+    if target in plans and target not in result.replaced:
+        # An autoscaled target (KEDA starts at 0) serves the sources' count before they go
+        # down, as the failover does; it gets its count back at the end.
+        assert target is not None and result.move is not None
+        left = [s for s in result.move.sources if s in plans]
+        result.floor = warm_floor(spec_env, workload, target, plans, left)
+        if result.floor:
+            label = module_label("serve", workload, target)
+            plans[target] = _plan(
+                root,
+                env,
+                [target],
+                binary,
+                progress,
+                {target: [addresses[target]]},
+                {target: {"failover_floor": f'{{"{label}" = {result.floor}}}'}},
+            )[target]
     result.plans = [plans[c] for c in order]
     if any(p.has_changes for p in result.plans):
         _confirm(result, yes, confirm)
     for cluster in order:
         done = apply_env(root, env, binary=binary, progress=progress, clusters=[cluster], yes=True)
         (result.applied if done.applied else result.unchanged).append(cluster)
+    if result.floor and target is not None:
+        _plan(root, env, [target], binary, progress, {})
+        apply_env(root, env, binary=binary, progress=progress, clusters=[target], yes=True)
+        result.handed_back = True
     if result.move is not None:
         pending.clear(root, env, workload)
     return result
@@ -123,6 +151,7 @@ def _plan(
     binary: TerraformBinary,
     progress: Progress,
     replace: dict[str, list[str]],
+    variables: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, ClusterPlan]:
     plans = plan_envs(
         root,
@@ -132,6 +161,7 @@ def _plan(
         stage="serving",
         clusters=order,
         replace=replace,
+        variables=variables,
     )
     by_cluster = {p.cluster: p for p in plans}
     for cluster in order:
@@ -180,10 +210,17 @@ def result_lines(result: ConvergeResult) -> list[str]:
         lines.append(f"Plan for {plan.env}, cluster {plan.cluster}:")
         for summary in plan.stages:
             lines.extend(summary.lines())
+    if result.floor and result.move is not None:
+        lines.append(
+            f"  {result.move.target} starts at {result.floor} replica(s), the count the sources "
+            "serve now; its autoscaler gets the count back once they are down"
+        )
     for cluster in result.applied:
         lines.append(f"applied: {cluster}")
     for cluster in result.unchanged:
         lines.append(f"{cluster} had nothing to apply")
+    if result.handed_back and result.move is not None:
+        lines.append(f"applied: {result.move.target} handed back to its autoscaler")
     if result.move is not None:
         lines.append(f"the pending move of {result.workload} is done: removed from its record")
     return lines
@@ -209,4 +246,6 @@ def result_json(result: ConvergeResult) -> dict[str, object]:
         "applied": list(result.applied),
         "unchanged": list(result.unchanged),
         "changed": result.changed,
+        "floor": result.floor,
+        "handed_back": result.handed_back,
     }

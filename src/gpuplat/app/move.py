@@ -119,7 +119,7 @@ def carry_out(
                 details=tuple(first.details) if first is not None else (),
             )
         result.pending = unplanned
-        floor = _warm_floor(
+        floor = warm_floor(
             changed, workload, to, by_cluster, [c for c in sources if c not in unplanned]
         )
         if floor:
@@ -171,7 +171,7 @@ def _planned_or_raise(plan: ClusterPlan, cluster: str) -> None:
         )
 
 
-def _warm_floor(
+def warm_floor(
     env: EnvSpec, workload: str, to: str, plans: dict[str, ClusterPlan], sources: list[str]
 ) -> int:
     """Replicas an autoscaled target starts with: the sources' serving count now (their
