@@ -15,7 +15,10 @@ import pytest
 
 from gpuplat.app.failover import failover, plan_then_apply
 from gpuplat.app.move import MoveResult, result_lines
+from gpuplat.app.overlay import set_roles
+from gpuplat.app.pending import PendingMove, record
 from tests.app.test_failover import failover_project
+from tests.support.cli import run
 
 
 def ran(line: str, plan_exit: int, tmp: Path) -> list[str]:
@@ -54,3 +57,17 @@ def test_the_hand_back_command_applies_what_plan_planned(
     command = plan_then_apply("dev", "inference-use1")
     assert "--cluster inference-use1" in command
     assert ran(command, plan_exit, tmp_path) == expected
+
+
+def test_a_dry_run_of_a_pending_move_says_what_finishes_it(tmp_path: Path) -> None:
+    """The spec after a --target-only move to GKE, and the move's record: the same failover
+    is not refused as one to a cluster that already serves."""
+    folder = failover_project(tmp_path / "p")
+    set_roles(
+        folder / "envs" / "dev.yaml", "chat", {"inference-us": "active", "inference-use1": "cold"}
+    )
+    record(folder, "dev", PendingMove("chat", "inference-us", ("inference-use1",), "cold"))
+    done = run("failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", cwd=folder)
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "cannot hold it" not in done.stdout
+    assert "gpuplat converge chat -e dev" in done.stdout

@@ -103,6 +103,14 @@ def failover(
     from gpuplat.workspace import terraform_binary
 
     role: Literal["cold", "warm"] = "warm" if source_role == "warm" else "cold"
+    moved = pending.read(app.root, env).get(workload)
+    if dry_run and moved is not None and moved.target == to and not as_json:
+        app.console.data(
+            f"failover {workload} to {to} ({env}): pending, {', '.join(moved.sources)} left "
+            f"serving by a --target-only move (envs/{env}/moves.json); this failover without "
+            f"--dry-run, or `gpuplat converge {workload} -e {env}`, finishes it"
+        )
+        return 0
     if dry_run:
         check = failover_app.failover(app.root, env, workload, to, role)
         if as_json:
@@ -111,7 +119,6 @@ def failover(
             for line in failover_app.report_lines(env, check):
                 app.console.data(line)
         return 1 if check.refused else 0
-    moved = pending.read(app.root, env).get(workload)
     if moved is not None and moved.target == to:
         # The same failover again after a --target-only move: finish it.
         return run_converge(
