@@ -167,6 +167,9 @@ class GKE(Target):
             path = (*base, "autoscaling", "min_nodes")
             yield from checks.node_counts("pool", auto.min_nodes, auto.max_nodes, zones, path, loc)
 
+    def min_nodes_created(self, cluster: Cluster, pool: NodePool | None) -> int:
+        return infra.min_nodes_created(self, cluster, pool)
+
     def cloud_pool_labels(self, pool: NodePool, plugin: ResolvedPlugin) -> dict[str, str]:
         labels: dict[str, str] = {}
         if plugin == "dra":
