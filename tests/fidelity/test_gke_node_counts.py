@@ -18,11 +18,16 @@ from pathlib import Path
 
 import pytest
 
+from gpuplat.addresses import elements
+from gpuplat.cost.planned import cost_delta
+from gpuplat.spec.load import load_project
 from gpuplat.targets.gke.infra import read_pool
+from gpuplat.terraform.showplan import parse_plan
 from tests.fidelity.test_offline_plan import _plan
 from tests.support.cli import run as cli_run
 from tests.support.golden import GOLDEN
 from tests.support.specs import project
+from tests.support.standin import build_stand_ins, run
 
 pytestmark = pytest.mark.terraform
 
@@ -135,6 +140,17 @@ def test_cost_counts_the_nodes_gke_creates(tmp_path: Path) -> None:
     assert pool["floor"]["usd_per_month"] == round(0.85363 * 2 * 730, 2) == 1246.30
     text_report = cli_run("cost", "prod", cwd=folder).stdout
     assert "system e2-standard-4           on-demand   2..3" in text_report
+
+    # The plan summary prices the same plan's floor from its values: the pools name no zones
+    # of their own, so the cluster's two apply; it agrees with `cost` to the cent.
+    infra = folder / "envs" / "prod" / "inference-us" / "infra"
+    shown = run(build_stand_ins(), infra, "show", "-json", "infra.tfplan", timeout=600)
+    assert shown.returncode == 0, shown.stderr
+    spec = load_project(folder, ["prod"]).envs["prod"].spec
+    delta = cost_delta(parse_plan(shown.stdout), elements(spec), {"inference-us": "us-central1"})
+    assert delta is not None
+    floor = json.loads(done.stdout)["environments"][0]["total"]["floor"]["usd_per_month"]
+    assert round(delta.floor_after.usd_per_hour * 730, 2) == floor
 
 
 def test_a_planned_pool_counts_the_nodes_created_in_its_zones() -> None:

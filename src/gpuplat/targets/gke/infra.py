@@ -222,12 +222,29 @@ def min_nodes_created(target: Target, cluster: Cluster, pool: NodePool | None) -
     return -(-low // zones) * zones
 
 
-def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
-    """A planned ``google_container_node_pool``: shape, capacity, bounds and GPUs."""
+def planned_zones(values: Mapping[str, object]) -> int | None:
+    """Zones of a planned ``google_container_cluster``'s node pools, as the gke-cluster module
+    counts them: its node locations, else three for a regional cluster and one for a zonal."""
+    zones = values.get("node_locations")
+    if isinstance(zones, list) and zones:
+        return len(zones)
+    location = values.get("location")
+    if not isinstance(location, str) or not location:
+        return None
+    return 3 if len(location.split("-")) == 2 else 1
+
+
+def read_pool(values: Mapping[str, object], cluster_zones: int | None = None) -> PlannedPool | None:
+    """A planned ``google_container_node_pool``: shape, capacity, bounds and GPUs.
+
+    ``cluster_zones`` are the zones of its cluster (:func:`planned_zones`), which a pool without
+    node locations of its own spreads over.
+    """
     config = first(values, "node_config")
     auto = first(values, "autoscaling")
     zones = values.get("node_locations")
     factor = len(zones) if isinstance(zones, list) and zones else 1
+    spread = len(zones) if isinstance(zones, list) and zones else cluster_zones
     low = number(auto, "total_min_node_count")
     high = number(auto, "total_max_node_count")
     if low is None or high is None:
@@ -241,10 +258,10 @@ def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
                 return None
             low = high = count * factor
     initial = number(values, "initial_node_count")
-    if initial is not None and isinstance(zones, list) and zones:
+    if initial is not None and spread is not None:
         # GKE creates initial_node_count in every zone, and does not scale below it to the
         # minimum (min_nodes_created): the fewest nodes the pool runs.
-        low = min(max(low, initial * factor), high)
+        low = min(max(low, initial * spread), high)
     capacity = "on-demand"
     if config.get("spot") is True or config.get("preemptible") is True:
         capacity = "spot"
