@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gpuplat.addresses import PROTECTED_TYPES, Element, element_of, resource_type
-from gpuplat.cost.planned import CostDelta, cost_delta
+from gpuplat.cost.planned import CostDelta, cluster_zones, cost_delta
 from gpuplat.spec.units import GpuUnit
 from gpuplat.targets import target_of_resource
 from gpuplat.targets.planvalues import first
@@ -269,6 +269,7 @@ def gpu_delta(plan: Plan) -> GpuDelta | None:
     totals = [0, 0, 0, 0]
     ladders: dict[tuple[int, str], int] = {}
     seen = False
+    zones = cluster_zones(plan)
     for change in plan.resource_changes:
         cloud = target_of_resource(change.type)
         if cloud is None or change.type != cloud.pool_resource:
@@ -277,7 +278,7 @@ def gpu_delta(plan: Plan) -> GpuDelta | None:
         for slot, values in ((0, change.before), (1, change.after)):
             if not isinstance(values, dict) or (slot == 1 and change.action is Action.DELETE):
                 continue
-            planned = cloud.planned_pool(values)
+            planned = cloud.planned_pool(values, zones.get(slot))
             bounds = planned.gpu_bounds() if planned is not None else None
             if bounds is None:
                 continue

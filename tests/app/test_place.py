@@ -91,3 +91,41 @@ def test_weights_one_cloud_reads_are_a_reason_on_the_other(tmp_path: Path) -> No
     text = run("place", "-e", "dev", cwd=folder)
     assert text.exit_code == 0
     assert "inference-use1  cannot run it" in text.stdout
+
+
+def test_a_listed_cluster_that_cannot_run_the_workload_is_reported_not_fatal(
+    tmp_path: Path,
+) -> None:
+    """Issue 25: the workload listed on both clouds, without a pool: the GKE cluster's only
+    GPU pool time-slices (1 shared GPU a replica, not 2) and the EKS cluster has two GPU pools
+    to choose from. `validate` refuses that spec; `place` answers it, per cluster, exit 0."""
+    folder = two_clouds(tmp_path / "both", "hf://meta-llama/Llama-3.2-3B-Instruct")
+    spec = yaml.safe_load((folder / "gpuplat.yaml").read_text(encoding="utf-8"))
+    chat_spec = spec["workloads"][0]
+    chat_spec["clusters"] = ["inference-use1", "inference-us"]
+    chat_spec.pop("pool")
+    (folder / "gpuplat.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    assert run("validate", "-e", "dev", cwd=folder).exit_code == 4
+    chat = report(folder)
+    gke, eks = chat["inference-us"], chat["inference-use1"]
+    assert (gke["fits"], gke["placed"], gke["pools"]) == (False, True, [])
+    assert gke["reasons"] == [
+        'pool l4-shared: pool "l4-shared" in cluster "inference-us" shares GPUs by '
+        "time-slicing: a replica can take 1 shared GPU, not 2"
+    ]
+    assert (eks["fits"], eks["placed"], eks["pools"]) == (True, True, ["l4x4"])
+    text = run("place", "-e", "dev", cwd=folder)
+    assert text.exit_code == 0, text.stderr
+    assert "inference-us    cannot run it (placed):" in text.stdout
+    assert "inference-use1  can run it (placed): l4x4" in text.stdout
+
+
+def test_errors_other_than_where_a_workload_runs_still_stop_place(tmp_path: Path) -> None:
+    """Only the workload checks' errors are the report's answer: a bad cluster still fails."""
+    folder = two_clouds(tmp_path / "bad", "hf://meta-llama/Llama-3.2-3B-Instruct")
+    spec = yaml.safe_load((folder / "gpuplat.yaml").read_text(encoding="utf-8"))
+    spec["clusters"][0]["node_pools"][0]["machine_type"] = "g6.xlarge"
+    (folder / "gpuplat.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    result = run("place", "-e", "dev", cwd=folder)
+    assert result.exit_code == 4
+    assert "clusters[0].node_pools[0].machine_type" in result.stderr

@@ -12,15 +12,22 @@ together with node_count (expandNodePool), which the module avoids by setting on
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
+from gpuplat.addresses import elements
+from gpuplat.cost.planned import cost_delta
+from gpuplat.spec.load import load_project
+from gpuplat.targets.gke.infra import read_pool
+from gpuplat.terraform.showplan import parse_plan
 from tests.fidelity.test_offline_plan import _plan
 from tests.support.cli import run as cli_run
 from tests.support.golden import GOLDEN
 from tests.support.specs import project
+from tests.support.standin import build_stand_ins, run
 
 pytestmark = pytest.mark.terraform
 
@@ -100,3 +107,60 @@ def test_a_minimum_gke_cannot_create_is_refused(tmp_path: Path) -> None:
     assert "envs/prod.yaml:" in done.stderr
     assert "system pool min_nodes 1 over 2 zones" in done.stderr
     assert "clusters[0].system_pool.min_nodes" in done.stderr
+
+
+def test_cost_counts_the_nodes_gke_creates(tmp_path: Path) -> None:
+    """The cost floor and expected count what the plan makes GKE create, initial_node_count in
+    each zone, not min_nodes as written: prod with a GPU pool of min 1 over two zones and the
+    system pool's min 1 over the same two. e2-standard-4 0.13402 $/h x 2 nodes x 730 h =
+    $195.67 a month; g2-standard-8 on-demand 0.85363 $/h x 2 x 730 = $1246.30. (The stand-in
+    cannot show GKE's autoscaler keeping the second node: the GKE autoscaler docs do.)"""
+    folder = project(tmp_path / "p")
+    overlay = folder / "envs" / "prod.yaml"
+    text = overlay.read_text(encoding="utf-8")
+    assert "min_nodes: 2\n" in text
+    overlay.write_text(text.replace("min_nodes: 2\n", "min_nodes: 1\n"), encoding="utf-8")
+    assert cli_run("render", cwd=folder).exit_code == 0, "render failed"
+    prod = _plan(folder / "envs" / "prod" / "inference-us" / "infra")
+    zones = 2  # the example's us-central1-a and us-central1-c
+    created = {
+        "system": prod[SYSTEM]["initial_node_count"] * zones,  # type: ignore[operator]
+        "l4-shared": prod[POOL]["initial_node_count"] * zones,  # type: ignore[operator]
+    }
+    assert created == {"system": 2, "l4-shared": 2}
+
+    done = cli_run("cost", "prod", "--json", cwd=folder)
+    assert done.exit_code == 0, done.stderr
+    (cluster,) = json.loads(done.stdout)["environments"][0]["clusters"]
+    system = cluster["system_pool"]
+    assert system["min_nodes"] == created["system"]
+    assert system["floor"]["usd_per_month"] == round(0.13402 * 2 * 730, 2) == 195.67
+    (pool,) = cluster["pools"]
+    assert pool["floor"]["nodes"] == pool["expected"]["nodes"] == created["l4-shared"]
+    assert pool["floor"]["usd_per_month"] == round(0.85363 * 2 * 730, 2) == 1246.30
+    text_report = cli_run("cost", "prod", cwd=folder).stdout
+    assert "system e2-standard-4           on-demand   2..3" in text_report
+
+    # The plan summary prices the same plan's floor from its values: the pools name no zones
+    # of their own, so the cluster's two apply; it agrees with `cost` to the cent.
+    infra = folder / "envs" / "prod" / "inference-us" / "infra"
+    shown = run(build_stand_ins(), infra, "show", "-json", "infra.tfplan", timeout=600)
+    assert shown.returncode == 0, shown.stderr
+    spec = load_project(folder, ["prod"]).envs["prod"].spec
+    delta = cost_delta(parse_plan(shown.stdout), elements(spec), {"inference-us": "us-central1"})
+    assert delta is not None
+    floor = json.loads(done.stdout)["environments"][0]["total"]["floor"]["usd_per_month"]
+    assert round(delta.floor_after.usd_per_hour * 730, 2) == floor
+
+
+def test_a_planned_pool_counts_the_nodes_created_in_its_zones() -> None:
+    """The plan summary reads a pool with its own zones as GKE creates it: 1 a zone over 2."""
+    values = {
+        "node_locations": ["us-central1-a", "us-central1-c"],
+        "initial_node_count": 1,
+        "autoscaling": [{"total_min_node_count": 1, "total_max_node_count": 4}],
+        "node_config": [{"machine_type": "g2-standard-8"}],
+    }
+    pool = read_pool(values)
+    assert pool is not None
+    assert (pool.min_nodes, pool.max_nodes) == (2, 4)

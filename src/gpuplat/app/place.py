@@ -2,22 +2,43 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from gpuplat.spec.load import load_project
+from gpuplat.spec.checks import workloads
+from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.spec.load import EnvSpec, load_project
+from gpuplat.spec.locate import Locator
 from gpuplat.spec.portability import WorkloadFit, portability
 
 
 def place(root: Path, envs: Sequence[str]) -> dict[str, list[WorkloadFit]]:
     """The portability report of each environment.
 
+    A workload listed on a cluster that cannot run it is what the report answers, per cluster,
+    so the errors of the workload checks do not stop it; every other error of the spec does.
+
     Raises:
-        SpecError: The spec or an overlay has errors.
+        SpecError: The spec or an overlay has errors other than where workloads can run.
         GpuplatError: There is no spec, or an unknown environment was named.
     """
-    project = load_project(root, envs)
+    project = load_project(root, envs, tolerate=_placement_errors())
     return {name: portability(env) for name, env in project.envs.items()}
+
+
+def _placement_errors() -> Callable[[EnvSpec, Diagnostic], bool]:
+    """Whether an error is one of the workload checks' on a workload (where it can run)."""
+    found: dict[str, set[str]] = {}
+
+    def tolerated(env: EnvSpec, diag: Diagnostic) -> bool:
+        if diag.path[:1] != ("workloads",):
+            return False
+        if env.name not in found:
+            checked = workloads.check(env.spec, Locator(env.tree, {}), set())
+            found[env.name] = {d.message for d in checked if d.is_error}
+        return diag.message in found[env.name]
+
+    return tolerated
 
 
 def report_lines(env: str, fits: list[WorkloadFit]) -> list[str]:

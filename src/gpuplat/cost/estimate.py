@@ -1,6 +1,7 @@
 """The cost of an environment: per cluster and pool, at the floor, expected and the ceiling.
 
-- floor: every pool at ``min_nodes`` (what the platform costs when idle);
+- floor: every pool at ``min_nodes`` (what the platform costs when idle), as the cloud creates
+  it: GKE creates the same number of nodes in every zone, ``ceil(min_nodes / zones)`` each;
 - expected: the nodes the replicas that always run need (``replicas.min`` where a workload is
   active, ``warm_replicas`` where it is a warm standby), never below ``min_nodes`` (gpuplat has
   no traffic forecast);
@@ -177,9 +178,9 @@ def estimate(name: str, spec: Spec, today: date | None = None) -> EnvCost:
             path: KeyPath = ("clusters", i, "node_pools", j)
             pools.append(pool_cost(cluster, pool, path, fill.nodes))
         machine, rate = system_rate(cluster)
-        system = SystemPoolCost(
-            machine, rate, cluster.system_pool.min_nodes, cluster.system_pool.max_nodes
-        )
+        # The floor is what the cloud creates for the minimum (GKE: the same count per zone).
+        fewest = target(cluster.cloud).min_nodes_created(cluster, None)
+        system = SystemPoolCost(machine, rate, fewest, cluster.system_pool.max_nodes)
         tier = target(cluster.cloud).fee_tier(cluster, on)
         clusters.append(
             ClusterCost(

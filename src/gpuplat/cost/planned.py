@@ -89,6 +89,7 @@ def cost_delta(
     sums = [Amount(), Amount(), Amount(), Amount()]
     ladders: dict[tuple[int, str], Amount] = {}
     seen = False
+    zones = cluster_zones(plan)
     for change in plan.resource_changes:
         cloud = target_of_resource(change.type)
         if cloud is None:
@@ -108,7 +109,7 @@ def cost_delta(
                     sums[slot] = sums[slot] + low
                     sums[slot + 2] = sums[slot + 2] + high
                 continue
-            pool = cloud.planned_pool(values)
+            pool = cloud.planned_pool(values, zones.get(slot))
             if pool is None:
                 continue
             low, high = _priced(pool, region)
@@ -123,6 +124,21 @@ def cost_delta(
     for (slot, _), most in sorted(ladders.items()):
         sums[slot + 2] = sums[slot + 2] + most
     return CostDelta(sums[0], sums[1], sums[2], sums[3])
+
+
+def cluster_zones(plan: Plan) -> dict[int, int]:
+    """Zones of the plan's cluster before (0) and after (1) it, where its values say: its node
+    pools spread over them unless they name their own (a plan is of one cluster)."""
+    out: dict[int, int] = {}
+    for change in plan.resource_changes:
+        cloud = target_of_resource(change.type)
+        if cloud is None or change.type != cloud.cluster_resource:
+            continue
+        for slot, values in ((0, change.before), (1, change.after)):
+            zones = cloud.planned_zones(values) if isinstance(values, dict) else None
+            if zones is not None:
+                out[slot] = zones
+    return out
 
 
 def _dearest(known: Amount | None, other: Amount) -> Amount:

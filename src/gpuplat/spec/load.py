@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -60,8 +60,17 @@ def overlay_path(env_name: str, declared: str | None) -> str:
     return declared or f"envs/{env_name}.yaml"
 
 
+Tolerate = Callable[["EnvSpec", Diagnostic], bool]
+"""Whether an error of an environment's spec is one a command asks about rather than fails on."""
+
+
 def load_project(
-    root: Path, envs: Sequence[str] = (), *, strict: bool = False, today: date | None = None
+    root: Path,
+    envs: Sequence[str] = (),
+    *,
+    strict: bool = False,
+    today: date | None = None,
+    tolerate: Tolerate | None = None,
 ) -> Project:
     """Load and check the spec in ``root`` for the named environments (default: all).
 
@@ -71,6 +80,8 @@ def load_project(
         strict: Treat warnings as errors.
         today: The day to judge the clusters' Kubernetes minors and charts by (the support
             calendar); None for :func:`gpuplat.clock.today`.
+        tolerate: Errors of a loaded environment it says yes to are dropped, not raised (e.g.
+            `gpuplat place` reports a listed cluster that cannot run a workload as its answer).
 
     Returns:
         The validated environments and any warnings.
@@ -108,6 +119,8 @@ def load_project(
         diags.extend(_validate(base.root, {SPEC_FILE: 0})[1])
     for name in selected:
         env_spec, env_diags = _load_env(root, base.root, name, declared[name], on)
+        if env_spec is not None and tolerate is not None:
+            env_diags = [d for d in env_diags if not (d.is_error and tolerate(env_spec, d))]
         diags.extend(replace(d, envs=(name,)) for d in env_diags)
         if env_spec is not None:
             loaded[name] = env_spec

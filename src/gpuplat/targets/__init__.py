@@ -53,10 +53,13 @@ def pool_node_bounds(cluster: Cluster, pool: NodePool) -> tuple[int, int]:
 
     For a capacity ladder the most is its one cap, across all its rungs (``max_nodes``, or
     what ``max_gpus`` allows), not the sum of the rungs' node pools.
+    The fewest is what the cloud creates for ``min_nodes`` (GKE rounds it up to the same number
+    in every zone), which its autoscaler does not go below.
     """
     auto = pool.autoscaling
     factor = pool_zone_count(cluster, pool) if auto.per_zone else 1
-    return auto.min_nodes * factor, target(cluster.cloud).ladder(cluster, pool).cap_nodes * factor
+    cloud = target(cluster.cloud)
+    return cloud.min_nodes_created(cluster, pool), cloud.ladder(cluster, pool).cap_nodes * factor
 
 
 __all__ = [

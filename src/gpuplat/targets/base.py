@@ -23,7 +23,7 @@ from gpuplat.spec.ladder import ladder as build_ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets.node_reserve import Reserve
-from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.planvalues import PlanHooks, PlannedPool
 from gpuplat.targets.scaling import ScalingHooks
 from gpuplat.targets.support import CalendarHooks
 
@@ -107,7 +107,7 @@ SYSTEM_GROUP = "<system>"
 """How :attr:`LadderPlatform.priorities` names a cluster's system node group."""
 
 
-class Target(CalendarHooks, ScalingHooks):
+class Target(CalendarHooks, ScalingHooks, PlanHooks):
     """One cloud. Subclasses set the class attributes and override the hooks they need (the
     support calendar's in :class:`~gpuplat.targets.support.CalendarHooks`, autoscaling's in
     :class:`~gpuplat.targets.scaling.ScalingHooks`)."""
@@ -336,10 +336,6 @@ class Target(CalendarHooks, ScalingHooks):
     def kube_auth(self, cluster: Cluster) -> KubeAuth:
         """How the platform and serving stages authenticate to the cluster's API."""
         raise NotImplementedError
-
-    def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
-        """A planned pool resource (``pool_resource``) in the spec's terms, or None."""
-        return None
 
     def pool_update_warning(self, before: object, after: object) -> str | None:
         """What to tell the person applying a plan that updates a pool resource in place

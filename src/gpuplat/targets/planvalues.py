@@ -59,3 +59,18 @@ def ladder_of(labels: object) -> str | None:
         return None
     pool = labels.get(POOL_LABEL)
     return pool if isinstance(pool, str) else None
+
+
+class PlanHooks:
+    """How a target reads its resources in a plan; the defaults read none."""
+
+    def planned_pool(
+        self, values: Mapping[str, object], zones: int | None = None
+    ) -> PlannedPool | None:
+        """A planned pool resource (``pool_resource``) in the spec's terms, or None; ``zones``
+        are the plan's cluster's (:meth:`planned_zones`), for a pool that names none."""
+        return None
+
+    def planned_zones(self, values: Mapping[str, object]) -> int | None:
+        """Zones a planned cluster resource spreads its node pools over, where it counts."""
+        return None

@@ -200,7 +200,9 @@ class AKS(Target):
             exec_args=("get-token", "--login", "azurecli", "--server-id", AKS_SERVER_ID),
         )
 
-    def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
+    def planned_pool(
+        self, values: Mapping[str, object], zones: int | None = None
+    ) -> PlannedPool | None:
         return infra.read_pool(values)
 
     def planned_fee_tier(self, values: Mapping[str, object], today: date) -> str | None:

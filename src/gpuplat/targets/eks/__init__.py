@@ -190,7 +190,9 @@ class EKS(Target):
             ),
         )
 
-    def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
+    def planned_pool(
+        self, values: Mapping[str, object], zones: int | None = None
+    ) -> PlannedPool | None:
         return infra.read_pool(values)
 
     def node_features(self, spec: Spec, cluster: Cluster, pool: NodePool) -> frozenset[str]:

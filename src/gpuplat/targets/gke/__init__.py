@@ -167,6 +167,9 @@ class GKE(Target):
             path = (*base, "autoscaling", "min_nodes")
             yield from checks.node_counts("pool", auto.min_nodes, auto.max_nodes, zones, path, loc)
 
+    def min_nodes_created(self, cluster: Cluster, pool: NodePool | None) -> int:
+        return infra.min_nodes_created(self, cluster, pool)
+
     def cloud_pool_labels(self, pool: NodePool, plugin: ResolvedPlugin) -> dict[str, str]:
         labels: dict[str, str] = {}
         if plugin == "dra":
@@ -252,8 +255,13 @@ class GKE(Target):
         # The caller's own short-lived token, from the google provider; never stored in state.
         return KubeAuth(token="data.google_client_config.current.access_token")
 
-    def planned_pool(self, values: Mapping[str, object]) -> PlannedPool | None:
-        return infra.read_pool(values)
+    def planned_pool(
+        self, values: Mapping[str, object], zones: int | None = None
+    ) -> PlannedPool | None:
+        return infra.read_pool(values, zones)
+
+    def planned_zones(self, values: Mapping[str, object]) -> int | None:
+        return infra.planned_zones(values)
 
     def kubelet_reserve(self, shape: Shape) -> Reserve | None:
         return node.kubelet_reserve(shape)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from gpuplat import catalog
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
-from gpuplat.spec.ladder import Ladder, LadderRung
+from gpuplat.spec.ladder import Ladder, LadderRung, single_capacity
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import InfraPart, Target
@@ -193,18 +193,58 @@ def pool_view(
     }
 
 
-def zone_count(target: Target, cluster: Cluster, pool: NodePool) -> int:
-    """Zones of a GKE pool's nodes: its own, the cluster's, else GKE's default."""
-    zones = pool.zones if pool.zones is not None else cluster.zones
+def zone_count(target: Target, cluster: Cluster, pool: NodePool | None) -> int:
+    """Zones of a GKE pool's nodes: its own, the cluster's, else GKE's default (the system
+    pool, ``pool`` None, spreads over the cluster's, as the gke-cluster module counts them)."""
+    zones = pool.zones if pool is not None and pool.zones is not None else cluster.zones
     return len(zones) if zones else target.default_zone_count(cluster)
 
 
-def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
-    """A planned ``google_container_node_pool``: shape, capacity, bounds and GPUs."""
+def min_nodes_created(target: Target, cluster: Cluster, pool: NodePool | None) -> int:
+    """Nodes GKE creates for a pool's minimum, in all its zones (``pool`` None: the system pool).
+
+    The modules create a pool with ``initial_node_count = ceil(min_nodes / zone_count)`` (or
+    ``min_nodes`` per zone when the bounds are per zone), in every zone, and GKE's autoscaler
+    does not scale a pool down to a minimum it was created above: a regional system pool with
+    min_nodes 1 over 2 zones runs 2 nodes. A pool that starts empty (flex-start, queued) and a
+    capacity ladder (its first rung starts at 0) are created at no nodes: their minimum stands.
+    """
+    zones = zone_count(target, cluster, pool)
+    if pool is None:
+        low = cluster.system_pool.min_nodes
+        return -(-low // zones) * zones
+    low = pool.autoscaling.min_nodes
+    if pool.autoscaling.per_zone:
+        return low * zones
+    capacity = single_capacity(pool)
+    if capacity is None or capacity.type in ("flex-start", "queued"):
+        return low
+    return -(-low // zones) * zones
+
+
+def planned_zones(values: Mapping[str, object]) -> int | None:
+    """Zones of a planned ``google_container_cluster``'s node pools, as the gke-cluster module
+    counts them: its node locations, else three for a regional cluster and one for a zonal."""
+    zones = values.get("node_locations")
+    if isinstance(zones, list) and zones:
+        return len(zones)
+    location = values.get("location")
+    if not isinstance(location, str) or not location:
+        return None
+    return 3 if len(location.split("-")) == 2 else 1
+
+
+def read_pool(values: Mapping[str, object], cluster_zones: int | None = None) -> PlannedPool | None:
+    """A planned ``google_container_node_pool``: shape, capacity, bounds and GPUs.
+
+    ``cluster_zones`` are the zones of its cluster (:func:`planned_zones`), which a pool without
+    node locations of its own spreads over.
+    """
     config = first(values, "node_config")
     auto = first(values, "autoscaling")
     zones = values.get("node_locations")
     factor = len(zones) if isinstance(zones, list) and zones else 1
+    spread = len(zones) if isinstance(zones, list) and zones else cluster_zones
     low = number(auto, "total_min_node_count")
     high = number(auto, "total_max_node_count")
     if low is None or high is None:
@@ -217,6 +257,11 @@ def read_pool(values: Mapping[str, object]) -> PlannedPool | None:
             if count is None:
                 return None
             low = high = count * factor
+    initial = number(values, "initial_node_count")
+    if initial is not None and spread is not None:
+        # GKE creates initial_node_count in every zone, and does not scale below it to the
+        # minimum (min_nodes_created): the fewest nodes the pool runs.
+        low = min(max(low, initial * spread), high)
     capacity = "on-demand"
     if config.get("spot") is True or config.get("preemptible") is True:
         capacity = "spot"
