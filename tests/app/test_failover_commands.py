@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from gpuplat.app.failover import failover
+from gpuplat.app.failover import failover, plan_then_apply
 from gpuplat.app.move import MoveResult, result_lines
+from gpuplat.app.overlay import set_roles
+from gpuplat.app.pending import PendingMove, record
 from tests.app.test_failover import failover_project
+from tests.support.cli import run
 
 
 def ran(line: str, plan_exit: int, tmp: Path) -> list[str]:
@@ -30,17 +33,41 @@ def ran(line: str, plan_exit: int, tmp: Path) -> list[str]:
     return log.read_text().split() if log.exists() else []
 
 
-@pytest.mark.parametrize(
-    ("plan_exit", "expected"), [(10, ["plan", "apply"]), (0, ["plan", "apply"]), (1, ["plan"])]
-)
-def test_the_pending_phase_command_applies_what_plan_planned(
-    tmp_path: Path, plan_exit: int, expected: list[str]
-) -> None:
+def test_the_pending_phase_names_the_one_command_that_finishes_the_move(tmp_path: Path) -> None:
+    """A source a ``--target-only`` failover left serving is not finished by planning and
+    applying its root (terraform leaves its running count alone): the line names converge."""
     folder = failover_project(tmp_path / "p")
     check = failover(folder, "dev", "chat", "inference-us", "cold")
     result = MoveResult("dev", check, overlay="envs/dev.yaml", applied=["inference-us"])
     result.pending = ["inference-use1"]
-    line = next(x for x in result_lines(result) if x.startswith("phase 2 pending"))
-    command = line.split("once it can be planned: ", 1)[1]
+    lines = result_lines(result)
+    assert any(x.startswith("phase 2 pending: inference-use1 still serves") for x in lines)
+    line = next(x for x in lines if "finishes the move: " in x)
+    command = line.split("finishes the move: ", 1)[1]
+    assert command == "gpuplat converge chat -e dev"
+    assert ran(command, 10, tmp_path) == ["converge"]
+
+
+@pytest.mark.parametrize(
+    ("plan_exit", "expected"), [(10, ["plan", "apply"]), (0, ["plan", "apply"]), (1, ["plan"])]
+)
+def test_the_hand_back_command_applies_what_plan_planned(
+    tmp_path: Path, plan_exit: int, expected: list[str]
+) -> None:
+    command = plan_then_apply("dev", "inference-use1")
     assert "--cluster inference-use1" in command
     assert ran(command, plan_exit, tmp_path) == expected
+
+
+def test_a_dry_run_of_a_pending_move_says_what_finishes_it(tmp_path: Path) -> None:
+    """The spec after a --target-only move to GKE, and the move's record: the same failover
+    is not refused as one to a cluster that already serves."""
+    folder = failover_project(tmp_path / "p")
+    set_roles(
+        folder / "envs" / "dev.yaml", "chat", {"inference-us": "active", "inference-use1": "cold"}
+    )
+    record(folder, "dev", PendingMove("chat", "inference-us", ("inference-use1",), "cold"))
+    done = run("failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", cwd=folder)
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "cannot hold it" not in done.stdout
+    assert "gpuplat converge chat -e dev" in done.stdout

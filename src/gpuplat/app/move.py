@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpuplat.app import saved
+from gpuplat.app import pending, saved
 from gpuplat.app.apply import apply_env
 from gpuplat.app.failover import load_env, move_json, move_line, plan_then_apply, report_lines
 from gpuplat.app.overlay import Before, set_roles
@@ -119,7 +119,7 @@ def carry_out(
                 details=tuple(first.details) if first is not None else (),
             )
         result.pending = unplanned
-        floor = _warm_floor(
+        floor = warm_floor(
             changed, workload, to, by_cluster, [c for c in sources if c not in unplanned]
         )
         if floor:
@@ -152,6 +152,12 @@ def carry_out(
         (result.applied if done.applied else result.unchanged).append(cluster)
     if result.floor:
         _hand_back(root, env, to, binary, progress, result)
+    if result.pending:
+        # Nothing in the spec or the state says the sources still serve: the record does.
+        move = pending.PendingMove(workload, to, tuple(result.pending), source_role)
+        pending.record(root, env, move)
+    else:
+        pending.clear(root, env, workload)
     return result
 
 
@@ -165,7 +171,7 @@ def _planned_or_raise(plan: ClusterPlan, cluster: str) -> None:
         )
 
 
-def _warm_floor(
+def warm_floor(
     env: EnvSpec, workload: str, to: str, plans: dict[str, ClusterPlan], sources: list[str]
 ) -> int:
     """Replicas an autoscaled target starts with: the sources' serving count now (their
@@ -306,8 +312,12 @@ def result_lines(result: MoveResult) -> list[str]:
         lines.append(f"phase 3 applied: {check.target} handed back to its autoscaler")
     for cluster in result.pending:
         lines.append(
-            f"phase 2 pending: {cluster} still serves; once it can be planned: "
-            f"{plan_then_apply(result.env, cluster)}"
+            f"phase 2 pending: {cluster} still serves (recorded in envs/{result.env}/moves.json)"
+        )
+    if result.pending:
+        lines.append(
+            f"  once it can be planned, one command finishes the move: "
+            f"gpuplat converge {check.workload} -e {result.env}"
         )
     return lines
 

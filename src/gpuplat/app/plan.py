@@ -189,7 +189,7 @@ def _plan_stage(
         else:
             plan = tf.show_plan(stage.plan_file)
             summary = summarize(stage.env, stage.stage, plan, table, regions, cluster=stage.cluster)
-        summary.warnings += role_warnings(summary.running, roles or {})
+        summary.warnings += role_warnings(summary.running, roles or {}, stage.env)
     except TerraformError as exc:
         tracker.done("failed")
         raise located(exc, stage) from None

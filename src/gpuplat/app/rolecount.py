@@ -49,7 +49,9 @@ def role_counts(env: EnvSpec, cluster: str) -> dict[str, RoleCount]:
     return out
 
 
-def role_warnings(running: Mapping[str, int], roles: Mapping[str, RoleCount]) -> list[str]:
+def role_warnings(
+    running: Mapping[str, int], roles: Mapping[str, RoleCount], env: str = "ENV"
+) -> list[str]:
     """A line for each Deployment whose running count is outside its role's bounds."""
     out = []
     for address, count in sorted(running.items()):
@@ -59,7 +61,7 @@ def role_warnings(running: Mapping[str, int], roles: Mapping[str, RoleCount]) ->
         out.append(
             f"{role.placement} runs {count} replica(s) but its role {role.role} holds "
             f"{role.low}..{role.high}, and terraform leaves a running count alone: finish the "
-            f"move with `gpuplat failover`, or `kubectl scale -n {role.namespace} "
+            f"move with `gpuplat converge {role.name} -e {env}`, or `kubectl scale -n {role.namespace} "
             f"deployment/{role.name} --replicas={role.low}`"
         )
     return out

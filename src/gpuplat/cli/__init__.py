@@ -6,7 +6,7 @@ commands so that ``gpuplat --version`` starts fast.
 
 from __future__ import annotations
 
-from gpuplat.cli import cost, project, terraform, vendor
+from gpuplat.cli import cost, moves, project, terraform, vendor
 from gpuplat.cli.group import App, cli, main
 
-__all__ = ["App", "cli", "cost", "main", "project", "terraform", "vendor"]
+__all__ = ["App", "cli", "cost", "main", "moves", "project", "terraform", "vendor"]

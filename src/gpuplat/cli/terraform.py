@@ -2,36 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-from typing import Literal
-
 import click
 
 from gpuplat.cli.complete import complete_envs
 from gpuplat.cli.group import App, cli
+from gpuplat.cli.options import TERRAFORM_OPTION, confirmer
 from gpuplat.errors import ExitCode, GpuplatError
-
-_TERRAFORM_OPTION = click.option(
-    "--terraform",
-    "terraform_bin",
-    default=None,
-    metavar="PATH",
-    help="terraform or tofu binary (default: $GPUPLAT_TERRAFORM, then PATH).",
-)
-
-
-def _confirmer(app: App, word: str) -> Callable[[str], bool] | None:
-    """A prompt that wants ``word`` typed back, or None when nobody can answer it."""
-    if not sys.stdin.isatty() or not app.console.interactive:
-        return None
-
-    def ask(question: str) -> bool:
-        answer: str = click.prompt(question, default="", show_default=False, err=True)
-        return answer.strip() == word
-
-    return ask
-
 
 _CLUSTER_OPTION = click.option(
     "--cluster",
@@ -67,7 +43,7 @@ def _report_errors(app: App, errors: list[GpuplatError]) -> int:
     show_default=True,
     help="Clusters (of any environment) planned at once.",
 )
-@_TERRAFORM_OPTION
+@TERRAFORM_OPTION
 @click.pass_obj
 def plan(
     app: App,
@@ -121,7 +97,7 @@ def plan(
 )
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation (protected environments).")
 @_CLUSTER_OPTION
-@_TERRAFORM_OPTION
+@TERRAFORM_OPTION
 @click.pass_obj
 def apply(
     app: App,
@@ -144,7 +120,7 @@ def apply(
         clusters=clusters,
         allow_destroy=allow_destroy,
         yes=yes,
-        confirm=_confirmer(app, env),
+        confirm=confirmer(app, env),
     )
     if result.applied:
         app.console.say(f"applied {env}: {', '.join(result.applied)}")
@@ -162,7 +138,7 @@ def apply(
 @_STAGE_OPTION
 @_CLUSTER_OPTION
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-@_TERRAFORM_OPTION
+@TERRAFORM_OPTION
 @click.pass_obj
 def destroy(
     app: App,
@@ -185,7 +161,7 @@ def destroy(
         stage=stage,
         clusters=clusters,
         yes=yes,
-        confirm=_confirmer(app, env),
+        confirm=confirmer(app, env),
     )
     for summary in result.summaries:
         app.console.data(f"{env}, cluster {summary.cluster}:")
@@ -205,7 +181,7 @@ def destroy(
     show_default=True,
     help="Clusters (of any environment) checked at once.",
 )
-@_TERRAFORM_OPTION
+@TERRAFORM_OPTION
 @click.pass_obj
 def drift(
     app: App,
@@ -260,7 +236,7 @@ def drift(
 @_STAGE_OPTION
 @_CLUSTER_OPTION
 @click.option("--show-sensitive", is_flag=True, help="Print sensitive values too.")
-@_TERRAFORM_OPTION
+@TERRAFORM_OPTION
 @click.pass_obj
 def output(
     app: App,
@@ -288,7 +264,7 @@ def output(
 
 @cli.command()
 @click.argument("env", shell_complete=complete_envs)
-@_TERRAFORM_OPTION
+@TERRAFORM_OPTION
 @click.pass_obj
 def migrate(app: App, env: str, terraform_bin: str | None) -> int:
     """Move ENV's state from the old layout (one root per stage holding every cluster,
@@ -318,79 +294,3 @@ def migrate(app: App, env: str, terraform_bin: str | None) -> int:
             f"`gpuplat plan {env}` shows the clusters' resources as they are"
         )
     return 0
-
-
-@cli.command()
-@click.argument("workload")
-@click.option("--to", "to", required=True, help="Cluster that takes over (one of its clusters).")
-@click.option(
-    "-e", "--env", "env", required=True, help="Environment.", shell_complete=complete_envs
-)
-@click.option(
-    "--source",
-    "source_role",
-    type=click.Choice(["cold", "warm"]),
-    default="cold",
-    show_default=True,
-    help="What the clusters that served become.",
-)
-@click.option(
-    "--dry-run", is_flag=True, help="Only check the target and print the order; change nothing."
-)
-@click.option("--yes", is_flag=True, help="Do not ask for confirmation before applying.")
-@click.option(
-    "--target-only",
-    is_flag=True,
-    help="Bring the target up even when a source cannot be planned (its cloud is down); the "
-    "source is left serving until it is applied.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the failover as JSON on stdout.")
-@_TERRAFORM_OPTION
-@click.pass_obj
-def failover(
-    app: App,
-    workload: str,
-    to: str,
-    env: str,
-    source_role: str,
-    dry_run: bool,
-    yes: bool,
-    target_only: bool,
-    as_json: bool,
-    terraform_bin: str | None,
-) -> int:
-    """Move WORKLOAD's serving to cluster TO: check that TO can hold it, write the roles into
-    the environment's overlay, plan the serving roots of both sides, and apply in the safe
-    order (TO up and ready first, then the source down; never both down)."""
-    from gpuplat.app import failover as failover_app
-    from gpuplat.app import move
-    from gpuplat.progress import Progress
-    from gpuplat.workspace import terraform_binary
-
-    role: Literal["cold", "warm"] = "warm" if source_role == "warm" else "cold"
-    if dry_run:
-        check = failover_app.failover(app.root, env, workload, to, role)
-        if as_json:
-            app.console.json(failover_app.report_json(env, check))
-        else:
-            for line in failover_app.report_lines(env, check):
-                app.console.data(line)
-        return 1 if check.refused else 0
-    result = move.carry_out(
-        app.root,
-        env,
-        workload,
-        to,
-        role,
-        binary=terraform_binary(terraform_bin),
-        progress=Progress(app.console, live=not as_json),
-        yes=yes,
-        confirm=_confirmer(app, "yes"),
-        target_only=target_only,
-    )
-    if as_json:
-        app.console.json(move.result_json(result))
-    else:
-        for line in move.result_lines(result):
-            app.console.data(line)
-    return 1 if result.check.refused else 0
