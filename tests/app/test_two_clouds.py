@@ -22,6 +22,9 @@ __all__ = ["moto"]  # the fixture, used by name
 GKE = "inference-us"
 
 
+PROMETHEUS = "http://kube-prometheus-stack-prometheus.monitoring:9090"
+
+
 def two_cloud_project(folder: Path, endpoint: str) -> Path:
     """The GKE example plus the EKS example's cluster, the workload on both, EKS state in S3."""
     assert gpuplat("init", str(folder)).returncode == 0
@@ -43,6 +46,8 @@ def two_cloud_project(folder: Path, endpoint: str) -> Path:
     del spec["workloads"][0]["pool"]
     # Weights both clouds can read: gs:// on EKS is refused (its pods have AWS credentials only).
     spec["workloads"][0]["model"]["source"] = "hf://meta-llama/Llama-3.2-3B-Instruct"
+    # KEDA on EKS reads the queue from the Prometheus the spec names (no managed default there).
+    spec["workloads"][0].setdefault("autoscaling", {})["prometheus_address"] = PROMETHEUS
     (folder / "gpuplat.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
     assert gpuplat("-C", str(folder), "render").returncode == 0
     (folder / "envs" / "dev" / CLUSTER / "infra" / "moto_override.tf").write_text(

@@ -100,7 +100,7 @@ def _mutate(tmp: Path, example: str, module: str, old: str, new: str) -> tuple[P
         (
             "gke-l4-vllm",
             "gke-gpu-node-pool",
-            "location_policy      = var.autoscaling.location_policy",
+            "location_policy      = autoscaling.value.location_policy",
             'location_policy      = "SOMETIMES"',
             "rule-enum",
             "google_container_node_pool.this",

@@ -75,6 +75,7 @@ POOL_ARGS = {
     "secure_boot",
     "network_tags",
     "resource_labels",
+    "zone_count",
 }
 CLUSTER_ARGS = {
     "source",
@@ -85,6 +86,7 @@ CLUSTER_ARGS = {
     "release_channel",
     "kubernetes_version",
     "deletion_protection",
+    "dcgm_metrics",
     "network",
     "system_pool",
     "webhook_ports",
