@@ -21,16 +21,20 @@ demo: install
 test: install tools
 	$(BIN)/pytest -n auto
 
-# The test suite runs the real Graphviz `dot` (the SVG of `gpuplat graph`): install it where the
-# machine lets us (root with apt-get), else stop with the command that installs it, never skip.
+# The test suite runs the real Graphviz `dot` (the SVG of `gpuplat graph`) and a real Prometheus
+# (the queries rendered for KEDA): install them where the machine lets us (root with apt-get),
+# else stop with the command that installs them, never skip.
 tools:
-	@command -v dot >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-	  && echo "installing graphviz (dot) for the tests" \
-	  && { apt-get install -y -qq graphviz >/dev/null 2>&1 \
-	       || { apt-get update -qq >/dev/null && apt-get install -y -qq graphviz >/dev/null; }; }; } \
-	  || true
-	@command -v dot >/dev/null 2>&1 || { echo "make test needs Graphviz' dot on PATH:" \
-	  "sudo apt-get install graphviz (Debian/Ubuntu), brew install graphviz (macOS)" >&2; exit 1; }
+	@for tool in dot:graphviz prometheus:prometheus; do \
+	  cmd=$${tool%%:*}; pkg=$${tool##*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	    && echo "installing $$pkg ($$cmd) for the tests" \
+	    && { apt-get install -y -qq $$pkg >/dev/null 2>&1 \
+	         || { apt-get update -qq >/dev/null && apt-get install -y -qq $$pkg >/dev/null; }; }; } \
+	    || true; \
+	  command -v $$cmd >/dev/null 2>&1 || { echo "make test needs $$cmd on PATH:" \
+	    "sudo apt-get install $$pkg (Debian/Ubuntu), brew install $$pkg (macOS)" >&2; exit 1; }; \
+	done
 
 lint: install
 	$(BIN)/ruff check src tests bench scripts tools

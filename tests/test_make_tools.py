@@ -1,7 +1,9 @@
-"""`make test` on a fresh machine: Graphviz' dot is installed or named, never silently skipped.
+"""`make test` on a fresh machine: Graphviz' dot and Prometheus are installed or named, never
+silently skipped.
 
-The SVG tests (tests/cost/test_graph.py) need the real `dot`; a developer machine without it
-used to skip them. Here the machine is made one without dot, and without apt-get or root, by
+The SVG tests (tests/cost/test_graph.py) need the real `dot`, the KEDA query test
+(tests/fidelity/test_prometheus_query.py) a real `prometheus`; a developer machine without them
+used to skip those tests. Here the machine is made one without dot, and without apt-get or root, by
 giving make a PATH that holds make alone.
 """
 
@@ -31,7 +33,7 @@ def test_make_tools_without_dot_fails_with_the_install_command(tmp_path: Path) -
         check=False,
     )
     assert done.returncode != 0
-    assert "make test needs Graphviz' dot on PATH" in done.stderr
+    assert "make test needs dot on PATH" in done.stderr
     assert "apt-get install graphviz" in done.stderr
 
 
