@@ -30,9 +30,12 @@ def test_example_round_trip(example: str, tmp_path: Path) -> None:
         assert text.startswith("# yaml-language-server: $schema=../.gpuplat/schema/overlay.json\n")
     checked = run("validate", "--strict", cwd=project)
     assert checked.exit_code == 0, checked.stderr
-    # Notes (e.g. a spot preemption's notice) come before the verdict; no diagnostics.
-    assert checked.stderr.splitlines()[-1] == "valid: dev, prod"
-    assert all(line.startswith("Note: ") for line in checked.stderr.splitlines()[:-1])
+    # Notes (e.g. a spot preemption's notice) come before the verdict, the queue arithmetic after
+    # it, indented; no diagnostics.
+    lines = checked.stderr.splitlines()
+    verdict = lines.index("valid: dev, prod")
+    assert all(line.startswith("Note: ") for line in lines[:verdict])
+    assert all(line.startswith("  ") for line in lines[verdict + 1 :])
 
 
 def test_default_example_is_gke_l4_vllm(tmp_path: Path) -> None:
