@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shlex
 from collections.abc import Callable, Mapping, Sequence
@@ -335,9 +336,20 @@ class Terraform:
                 f"there is no Terraform root at {self.cwd}",
                 hint="render it first: `gpuplat render` (`gpuplat plan` renders by itself)",
             )
-        if self.plugin_cache_dir is not None:
-            # Terraform ignores a cache directory that does not exist instead of creating it.
-            self.plugin_cache_dir.mkdir(parents=True, exist_ok=True)
+        if self.plugin_cache_dir is None or "init" not in argv:
+            return self._child(argv, on_line, tracker)
+        # Terraform ignores a cache directory that does not exist instead of creating it, and
+        # its cache is not safe for two inits at once (one may find a half-written provider):
+        # inits of roots sharing gpuplat's cache take turns, in threads and processes alike.
+        self.plugin_cache_dir.mkdir(parents=True, exist_ok=True)
+        lock = os.open(self.plugin_cache_dir, os.O_RDONLY)  # the folder itself: no file written
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            return self._child(argv, on_line, tracker)
+        finally:
+            os.close(lock)
+
+    def _child(self, argv: Sequence[str], on_line: _LineSink, tracker: Tracker) -> Exit:
         return run_child(
             argv,
             cwd=self.cwd,
