@@ -20,12 +20,11 @@ from pathlib import Path
 from gpuplat.app import pending
 from gpuplat.app.apply import apply_env
 from gpuplat.app.failover import load_env
-from gpuplat.app.move import warm_floor
+from gpuplat.app.move import floor_variables, running_count, warm_floor
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.rolecount import deployment_address
 from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.progress import Progress
-from gpuplat.render.naming import module_label
 from gpuplat.spec.roles import bounds
 from gpuplat.terraform import TerraformBinary
 from gpuplat.workload.serving import serving_plans
@@ -92,7 +91,7 @@ def converge(
         result.roles[cluster] = (role.role, role.low, role.high)
     first = _plan(root, env, order, binary, progress, {})
     for cluster in order:
-        count = sum(s.running.get(addresses[cluster], 0) for s in first[cluster].stages)
+        count = running_count(first[cluster], addresses[cluster])
         exists = any(addresses[cluster] in s.running for s in first[cluster].stages)
         if exists:
             result.running[cluster] = count
@@ -119,7 +118,6 @@ def converge(
         left = [s for s in result.move.sources if s in plans]
         result.floor = warm_floor(spec_env, workload, target, plans, left)
         if result.floor:
-            label = module_label("serve", workload, target)
             plans[target] = _plan(
                 root,
                 env,
@@ -127,7 +125,7 @@ def converge(
                 binary,
                 progress,
                 {target: [addresses[target]]},
-                {target: {"failover_floor": f'{{"{label}" = {result.floor}}}'}},
+                floor_variables(workload, target, result.floor),
             )[target]
     result.plans = [plans[c] for c in order]
     if any(p.has_changes for p in result.plans):

@@ -27,6 +27,7 @@ from gpuplat.app.failover import load_env, move_json, move_line, plan_then_apply
 from gpuplat.app.overlay import Before, set_roles
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.render import render_project
+from gpuplat.app.rolecount import deployment_address
 from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.progress import Progress
 from gpuplat.render.naming import module_label
@@ -34,7 +35,6 @@ from gpuplat.spec.failover import Failover, plan_failover
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Role
 from gpuplat.spec.roles import role_of
-from gpuplat.summary import SERVER_RESOURCE
 from gpuplat.terraform import TerraformBinary
 from gpuplat.workload.serving import serving_plans
 from gpuplat.workspace import stages
@@ -124,7 +124,6 @@ def carry_out(
         )
         if floor:
             # Up to the source's serving count, waited for, before any source goes down.
-            label = module_label("serve", workload, to)
             target = plan_envs(
                 root,
                 [env],
@@ -133,7 +132,7 @@ def carry_out(
                 stage="serving",
                 clusters=[to],
                 replace={to: [_deployment(changed, workload, to)]},
-                variables={to: {"failover_floor": f'{{"{label}" = {floor}}}'}},
+                variables=floor_variables(workload, to, floor),
             )[0]
             _planned_or_raise(target, to)
             result.plans[0] = target
@@ -184,8 +183,7 @@ def warm_floor(
         return 0
 
     def running(cluster: str) -> int:
-        address = _deployment(env, workload, cluster)
-        return sum(s.running.get(address, 0) for s in plans[cluster].stages)
+        return running_count(plans[cluster], _deployment(env, workload, cluster))
 
     wanted = min(sum(running(c) for c in sources), serving.replicas_max)
     return wanted if wanted > max(running(to), serving.replicas_min) else 0
@@ -249,9 +247,19 @@ def _check_roles(root: Path, env: str, workload: str, roles: dict[str, str]) -> 
 def _deployment(env: EnvSpec, workload: str, cluster: str) -> str:
     """Address of the model server's Deployment in the cluster's serving root."""
     plan = next(p for p in serving_plans(env, cluster) if p.name == workload)
-    label = module_label("serve", plan.name, plan.cluster)
-    resource = "kubernetes_manifest.deployment" if plan.dra else f"{SERVER_RESOURCE}.this"
-    return f"module.{label}.{resource}[0]"
+    return deployment_address(plan.name, plan.cluster, plan.dra)
+
+
+def running_count(plan: ClusterPlan, address: str) -> int:
+    """Replicas the Deployment at ``address`` runs now, read from the plan's refreshed state."""
+    return sum(s.running.get(address, 0) for s in plan.stages)
+
+
+def floor_variables(workload: str, cluster: str, floor: int) -> dict[str, dict[str, str]]:
+    """The serving root's ``failover_floor`` holding ``workload`` at ``floor`` replicas on
+    ``cluster`` (keyed by the module label the root's lookup reads)."""
+    label = module_label("serve", workload, cluster)
+    return {cluster: {"failover_floor": f'{{"{label}" = {floor}}}'}}
 
 
 def _confirm(result: MoveResult, yes: bool, confirm: Confirm | None) -> None:
