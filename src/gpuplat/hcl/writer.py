@@ -33,6 +33,13 @@ _KEYWORDS: Final = frozenset(
 # A list of scalars stays on one line while the line is at most this wide.
 _INLINE_WIDTH: Final = 80
 
+# Renders write the same strings and the same small objects many times over (every pool of
+# every environment): their text is remembered, by value, up to this many entries each.
+_MEMO_SIZE: Final = 1 << 16
+_QUOTED: dict[str, str] = {}
+_KEYS: dict[str, str] = {}
+_SEGMENTS: dict[tuple[object, ...], str] = {}
+
 
 def _escape(match: re.Match[str]) -> str:
     char = match.group()
@@ -72,11 +79,18 @@ def quote(value: str) -> str:
             form (Terraform normalises every string to NFC, so such text could
             not come back unchanged).
     """
-    if not isinstance(value, str):
+    if type(value) is str:
+        known = _QUOTED.get(value)
+        if known is not None:
+            return known
+    elif not isinstance(value, str):
         raise TypeError(f"quote() takes a str, not {type(value).__name__}")
     text = str.__str__(value)  # a plain str: subclasses such as Markup escape on `+`
     if _PLAIN.fullmatch(text):
-        return f'"{text}"'
+        quoted = f'"{text}"'
+        if len(_QUOTED) < _MEMO_SIZE:
+            _QUOTED[text] = quoted
+        return quoted
     surrogate = _SURROGATE.search(text)
     if surrogate is not None:
         raise ValueError(
@@ -189,6 +203,9 @@ def expr(value: object, indent: int = 0) -> str:
 
 
 def _expr(value: object, level: int) -> str:
+    kind = type(value)
+    if kind is str:
+        return _QUOTED.get(value) or quote(value)  # type: ignore[call-overload,arg-type]
     if isinstance(value, Raw):
         return value.text
     if value is None:
@@ -227,6 +244,16 @@ def _tuple(items: list[object] | tuple[object, ...], level: int) -> str:
 
 
 def _key(key: object) -> str:
+    known = _KEYS.get(key) if type(key) is str else None
+    if known is not None:
+        return known
+    text = _new_key(key)
+    if type(key) is str and len(_KEYS) < _MEMO_SIZE:
+        _KEYS[key] = text
+    return text
+
+
+def _new_key(key: object) -> str:
     if not isinstance(key, str):
         raise TypeError(f"expr(): object keys must be str, not {type(key).__name__}")
     if _IDENT.fullmatch(key) and key not in _KEYWORDS:
@@ -245,9 +272,36 @@ def _unicode_escape(match: re.Match[str]) -> str:
 def _object(mapping: Mapping[object, object], level: int) -> str:
     if not mapping:
         return "{}"
+    frozen = _frozen(mapping)
+    memo = (level, frozen) if frozen is not None else None
+    if memo is not None:
+        known = _SEGMENTS.get(memo)
+        if known is not None:
+            return known
     names = {key: _key(key) for key in mapping}  # checks every key is a str
     entries = [(names[key], mapping[key]) for key in sorted(names, key=str.__str__)]
-    return "\n".join(["{", *_aligned(entries, level + 1), "  " * level + "}"])
+    text = "\n".join(["{", *_aligned(entries, level + 1), "  " * level + "}"])
+    if memo is not None and len(_SEGMENTS) < _MEMO_SIZE:
+        _SEGMENTS[memo] = text
+    return text
+
+
+# float is left out: ``0.0 == -0.0`` with one hash, yet they are written differently.
+_SCALARS: Final = frozenset({str, int, bool, type(None), Raw})
+
+
+def _frozen(mapping: Mapping[object, object]) -> tuple[object, ...] | None:
+    """A hashable stand-in for a mapping of scalars (None when a value is not a scalar).
+
+    Types are part of it: ``True == 1`` and ``1 == 1.0``, but they are written differently.
+    """
+    out: list[object] = []
+    for key, value in mapping.items():
+        kind = type(value)
+        if kind not in _SCALARS or type(key) is not str:
+            return None
+        out += (key, kind, value)
+    return tuple(out)
 
 
 def attributes(
@@ -262,10 +316,61 @@ def attributes(
     Raises:
         ValueError: A name is not an identifier.
     """
-    notes = comments or {}
-    entries = [(ident(name), value) for name, value in mapping.items()]
-    lines = _aligned(entries, indent, {ident(k): v for k, v in notes.items()})
-    return "\n".join(lines)
+    if comments:
+        entries = [(ident(name), value) for name, value in mapping.items()]
+        lines = _aligned(entries, indent, {ident(k): v for k, v in comments.items()})
+        return "\n".join(lines)
+    # A non-empty object value always spans lines, so it ends the alignment run: the lines up
+    # to it do not depend on the entries after it. Each such segment is written once per
+    # distinct value and reused (the same pool in every environment, the same settings in
+    # many pools).
+    texts: list[str] = []
+    segment: list[tuple[str, object]] = []
+    frozen: list[object] = [indent]
+    for name, value in mapping.items():
+        segment.append((name, value))
+        frozen += (name, _freeze(value))
+        if isinstance(value, Mapping) and value:
+            texts.append(_segment(segment, frozen, indent))
+            segment, frozen = [], [indent]
+    if segment:
+        texts.append(_segment(segment, frozen, indent))
+    return "\n".join(texts)
+
+
+def _segment(entries: list[tuple[str, object]], frozen: list[object], indent: int) -> str:
+    key = tuple(frozen) if _UNFROZEN not in frozen else None
+    if key is not None:
+        known = _SEGMENTS.get(key)
+        if known is not None:
+            return known
+    text = "\n".join(_aligned([(ident(name), value) for name, value in entries], indent))
+    if key is not None and len(_SEGMENTS) < _MEMO_SIZE:
+        _SEGMENTS[key] = text
+    return text
+
+
+_UNFROZEN: Final = object()
+"""What _freeze() gives for a value it cannot stand in for (the segment is then not reused)."""
+
+
+def _freeze(value: object) -> object:
+    """A hashable stand-in for a value, equal only for values written alike."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return (kind, value)
+    if kind is dict:
+        out: list[object] = [dict]
+        for key, item in value.items():  # type: ignore[attr-defined]
+            frozen = _freeze(item)
+            if frozen is _UNFROZEN or type(key) is not str:
+                return _UNFROZEN
+            out += (key, frozen)
+        return tuple(out)
+    if kind is list or kind is tuple:
+        items = [_freeze(item) for item in value]  # type: ignore[attr-defined]
+        return _UNFROZEN if _UNFROZEN in items else (list, *items)
+    return _UNFROZEN
 
 
 def _aligned(
