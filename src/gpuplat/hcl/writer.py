@@ -4,25 +4,15 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Final
+
+from gpuplat.hcl.quoting import IDENT, MEMO_SIZE, QUOTED, Raw, ident, quote, raw
 
 __all__ = ["JINJA_FILTERS", "Raw", "expr", "ident", "quote", "raw"]
 
-# Printable ASCII except `"`, `$`, `%` and `\`: such text needs no escaping.
-_PLAIN: Final = re.compile(r"[ !#&-\[\]-~]*")
-# What quote() rewrites: quote and backslash, a template introducer (`$` or `%`
-# right before `{`), and anything outside printable ASCII (kept when printable,
-# escaped otherwise).
-_SPECIAL: Final = re.compile(r'["\\]|[$%](?=\{)|[^ -~]')
-_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
-_NAMED_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
 _NOT_ASCII: Final = re.compile(r"[^\x00-\x7f]")
 
-_IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 # HCL keywords, always quoted as object keys. Terraform does read `true`,
 # `null`, `in` and `if` as plain keys, but a leading `for` opens a
 # for-expression instead; quoting the whole set is always correct and leaves
@@ -33,141 +23,8 @@ _KEYWORDS: Final = frozenset(
 # A list of scalars stays on one line while the line is at most this wide.
 _INLINE_WIDTH: Final = 80
 
-# Renders write the same strings and the same small objects many times over (every pool of
-# every environment): their text is remembered, by value, up to this many entries each.
-_MEMO_SIZE: Final = 1 << 16
-_QUOTED: dict[str, str] = {}
 _KEYS: dict[str, str] = {}
 _SEGMENTS: dict[tuple[object, ...], str] = {}
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    named = _NAMED_ESCAPES.get(char)
-    if named is not None:
-        return named
-    if char in "$%":
-        return char + char  # `${` -> `$${`, `%{` -> `%%{`
-    if char.isprintable():
-        return char
-    # Control, format, separator, private-use and unassigned characters: the
-    # same set and spelling (lower-case hex) that Terraform's own writer uses,
-    # so `terraform fmt` leaves a label produced here as it is.
-    code = ord(char)
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def quote(value: str) -> str:
-    """Return the HCL quoted-string literal whose value is exactly ``value``.
-
-    This is the only way text from a spec may enter generated HCL. The result is
-    always a single line: quotes, backslashes and line breaks are escaped, every
-    control or otherwise invisible character becomes ``\\uXXXX``, and template
-    introducers are doubled (``${`` becomes ``$${``, ``%{`` becomes ``%%{``), so
-    nothing in ``value`` can end the string, start an interpolation or a
-    heredoc, or comment out what follows.
-
-    Args:
-        value: the text to embed.
-
-    Returns:
-        The literal, including its surrounding double quotes.
-
-    Raises:
-        TypeError: if ``value`` is not a ``str``.
-        ValueError: if ``value`` holds a lone surrogate, or is not in Unicode NFC
-            form (Terraform normalises every string to NFC, so such text could
-            not come back unchanged).
-    """
-    if type(value) is str:
-        known = _QUOTED.get(value)
-        if known is not None:
-            return known
-    elif not isinstance(value, str):
-        raise TypeError(f"quote() takes a str, not {type(value).__name__}")
-    text = str.__str__(value)  # a plain str: subclasses such as Markup escape on `+`
-    if _PLAIN.fullmatch(text):
-        quoted = f'"{text}"'
-        if len(_QUOTED) < _MEMO_SIZE:
-            _QUOTED[text] = quoted
-        return quoted
-    surrogate = _SURROGATE.search(text)
-    if surrogate is not None:
-        raise ValueError(
-            f"quote(): lone surrogate U+{ord(surrogate.group()):04X} at index "
-            f"{surrogate.start()} cannot be written as HCL text"
-        )
-    if not unicodedata.is_normalized("NFC", text):
-        raise ValueError(
-            "quote(): text is not in Unicode NFC form and Terraform would silently "
-            f"normalise it (e.g. 'e\\u0301' becomes 'é'); normalise it first: {text!r}"
-        )
-    return '"' + _SPECIAL.sub(_escape, text) + '"'
-
-
-def ident(name: str) -> str:
-    """Return ``name`` unchanged if it is a valid HCL identifier.
-
-    Meant for block labels and module names derived from already-validated spec
-    names, where quoting would hide a naming mistake instead of reporting it.
-
-    Args:
-        name: the candidate identifier.
-
-    Returns:
-        ``name``, as a plain ``str``.
-
-    Raises:
-        TypeError: if ``name`` is not a ``str``.
-        ValueError: if ``name`` is not ``[A-Za-z_][A-Za-z0-9_-]*``.
-    """
-    if not isinstance(name, str):
-        raise TypeError(f"ident() takes a str, not {type(name).__name__}")
-    if _IDENT.fullmatch(name) is None:
-        raise ValueError(
-            f"{name!r} is not a valid HCL identifier: it must start with an ASCII letter "
-            "or '_' and continue with ASCII letters, digits, '_' or '-'"
-        )
-    return str.__str__(name)
-
-
-@dataclass(frozen=True, slots=True)
-class Raw:
-    """An HCL expression that expr() writes verbatim, such as ``var.region``.
-
-    Build it with raw(); the text is trusted, so it must never contain spec data.
-    """
-
-    text: str
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.text, str):
-            raise TypeError(f"raw() takes a str, not {type(self.text).__name__}")
-        if not self.text.strip():
-            raise ValueError("raw(): an HCL expression cannot be empty")
-        if "\n" in self.text or "\r" in self.text:
-            # expr() must know the exact shape of what it emits to stay
-            # fmt-clean; a multi-line expression belongs in a template.
-            raise ValueError(f"raw(): expression must fit on one line: {self.text!r}")
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def raw(text: str) -> Raw:
-    """Mark ``text`` as an already-valid, trusted HCL expression for expr().
-
-    Args:
-        text: a one-line expression, e.g. ``module.net.subnet_ids`` or ``var.x``.
-
-    Returns:
-        A Raw marker that expr() embeds without quoting.
-
-    Raises:
-        TypeError: if ``text`` is not a ``str``.
-        ValueError: if ``text`` is blank or spans several lines.
-    """
-    return Raw(text)
 
 
 def expr(value: object, indent: int = 0) -> str:
@@ -205,7 +62,7 @@ def expr(value: object, indent: int = 0) -> str:
 def _expr(value: object, level: int) -> str:
     kind = type(value)
     if kind is str:
-        return _QUOTED.get(value) or quote(value)  # type: ignore[call-overload,arg-type]
+        return QUOTED.get(value) or quote(value)  # type: ignore[call-overload,arg-type]
     if isinstance(value, Raw):
         return value.text
     if value is None:
@@ -248,7 +105,7 @@ def _key(key: object) -> str:
     if known is not None:
         return known
     text = _new_key(key)
-    if type(key) is str and len(_KEYS) < _MEMO_SIZE:
+    if type(key) is str and len(_KEYS) < MEMO_SIZE:
         _KEYS[key] = text
     return text
 
@@ -256,7 +113,7 @@ def _key(key: object) -> str:
 def _new_key(key: object) -> str:
     if not isinstance(key, str):
         raise TypeError(f"expr(): object keys must be str, not {type(key).__name__}")
-    if _IDENT.fullmatch(key) and key not in _KEYWORDS:
+    if IDENT.fullmatch(key) and key not in _KEYWORDS:
         return str.__str__(key)
     # terraform fmt lines up `=` by the keys' widths in grapheme clusters. A key written in
     # ASCII alone (other characters as \u escapes, which Terraform reads back as the same
@@ -281,7 +138,7 @@ def _object(mapping: Mapping[object, object], level: int) -> str:
     names = {key: _key(key) for key in mapping}  # checks every key is a str
     entries = [(names[key], mapping[key]) for key in sorted(names, key=str.__str__)]
     text = "\n".join(["{", *_aligned(entries, level + 1), "  " * level + "}"])
-    if memo is not None and len(_SEGMENTS) < _MEMO_SIZE:
+    if memo is not None and len(_SEGMENTS) < MEMO_SIZE:
         _SEGMENTS[memo] = text
     return text
 
@@ -345,7 +202,7 @@ def _segment(entries: list[tuple[str, object]], frozen: list[object], indent: in
         if known is not None:
             return known
     text = "\n".join(_aligned([(ident(name), value) for name, value in entries], indent))
-    if key is not None and len(_SEGMENTS) < _MEMO_SIZE:
+    if key is not None and len(_SEGMENTS) < MEMO_SIZE:
         _SEGMENTS[key] = text
     return text
 
