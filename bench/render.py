@@ -183,6 +183,24 @@ def export(ref: str, into: Path) -> Path:
     return into / "src"
 
 
+def synth(python: str, pools: int, scratch: Path) -> Sample:
+    """One CDKTF synth of the same pools (bench/cdktf_app.py) in a fresh process."""
+    out = scratch / f"cdktf-{pools}"
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [python, str(Path(__file__).with_name("cdktf_app.py")), str(pools), str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"cdktf synth of {pools} pools failed")
+    # wait4's usage covers the node process jsii starts (CPU summed; memory: the larger one).
+    shutil.rmtree(out, ignore_errors=True)
+    return Sample(elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024)
+
+
 def slope(points: list[tuple[int, float]]) -> tuple[float, float, float]:
     """Least-squares line through (x, y): (intercept, slope, worst relative residual)."""
     n = len(points)
@@ -201,6 +219,12 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=10000, help="pools of the large render")
     parser.add_argument("--big-repeat", type=int, default=3)
     parser.add_argument("--slope", default="1000,2500,5000", help="pool counts of the slope")
+    parser.add_argument(
+        "--cdktf-python",
+        default=os.environ.get("GPUPLAT_BENCH_CDKTF_PYTHON"),
+        help="Python of a virtualenv with cdktf and the google bindings (bench/README.md)",
+    )
+    parser.add_argument("--cdktf-pools", default="1000", help="pool counts CDKTF synthesises")
     options = parser.parse_args()
     repeat = options.repeat
     scratch = Path(tempfile.mkdtemp(prefix="gpuplat-bench-"))
@@ -281,6 +305,13 @@ def main() -> None:
             big.target, big.limit_s = "<= 8 s", 8.0
             rows.append(big)
             slope_rows[options.big] = big
+        cdktf: list[tuple[int, Sample, Row | None]] = []
+        if options.cdktf_python:
+            for size in (int(s) for s in options.cdktf_pools.split(",") if s):
+                ours = {10: rows[2], 100: rows[3], 1000: big1000}.get(size)
+                if ours is None:
+                    ours = renders(size, repeat)
+                cdktf.append((size, synth(options.cdktf_python, size, scratch), ours))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     load_after = os.getloadavg()[0]
@@ -325,10 +356,23 @@ def main() -> None:
             f"{worst:.0%} (time), {worst_c:.0%} (CPU), {worst_m:.0%} (memory): {linear}"
         )
     print()
-    print(
-        "CDKTF synth of the same pools: not measured here (see bench/README.md: the cdktf "
-        "package and the prebuilt google provider bindings are not part of make bench)"
-    )
+    if not cdktf:
+        print(
+            "CDKTF synth of the same pools: not measured in this run (no --cdktf-python / "
+            "GPUPLAT_BENCH_CDKTF_PYTHON: the cdktf virtualenv is set up by hand, see "
+            "bench/README.md)"
+        )
+    for size, sample, ours in cdktf:
+        assert ours is not None
+        print(
+            f"CDKTF 0.21 synth, {size:,} pools x {len(ENVS)} envs (infra only, one run): "
+            f"{_time(sample.wall)} wall / {_time(sample.cpu)} CPU / {sample.rss} MiB; "
+            f"gpuplat render of all three stages: {_time(ours.wall('this'))} / "
+            f"{_time(ours.cpu('this'))} / {ours.peak('this'):.0f} MiB: "
+            f"{sample.wall / ours.wall('this'):.1f}x faster (wall), "
+            f"{sample.cpu / ours.cpu('this'):.1f}x (CPU)"
+            + (" (target >= 30x at 1,000 pools)" if size == 1000 else "")
+        )
 
 
 if __name__ == "__main__":
