@@ -7,6 +7,8 @@ plan, say the same thing (tests/parity proves it with a real terraform plan).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gpuplat.hcl.writer import Raw, expr, raw
 from gpuplat.render.access import provider_alias
 from gpuplat.render.naming import module_label
@@ -193,21 +195,57 @@ def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
     return args
 
 
-def server_view(plan: ServingPlan) -> dict[str, object]:
+@dataclass(frozen=True)
+class ModuleCall:
+    """A module call the serving root writes beside a model server: its label and arguments."""
+
+    module: str
+    args: dict[str, object]
+    source: str = ""
+    """The module's name, where the template does not name it itself."""
+
+
+@dataclass(frozen=True)
+class ServerView:
+    """One workload on one cluster as the serving root writes it (what the template reads)."""
+
+    workload: str
+    cluster: str
+    primary: bool
+    role_text: str
+    module: str
+    zero_module: str
+    alias: str
+    args: dict[str, object]
+    """The model-server module's arguments (``var.failover_floor`` may bound its replicas)."""
+    zero: dict[str, object] | None
+    """The scale-to-zero module's arguments; None without an autoscaler."""
+    scale_reason: str
+    source: str
+    """Where the weights come from; empty when they are in the image."""
+    rollout_reason: str
+    startup_reason: str
+    requests_reason: str
+    reader: ModuleCall | None
+    """Read access to the weights, where the cloud grants it with a module of its own."""
+
+
+def server_view(plan: ServingPlan, reader: ModuleCall | None = None) -> ServerView:
     """One workload on one cluster as the serving root writes it."""
-    return {
-        "workload": plan.name,
-        "cluster": plan.cluster,
-        "primary": plan.primary,
-        "role_text": ROLE_TEXT[plan.role],
-        "module": module_label("serve", plan.name, plan.cluster),
-        "zero_module": module_label("zero", plan.name, plan.cluster),
-        "alias": provider_alias(plan.cluster),
-        "args": model_server_args(plan),
-        "zero": scaler_args(plan),
-        "scale_reason": plan.scaler.explain() if plan.scaler is not None else "",
-        "source": plan.weights.source if plan.weights.mode != "image" else "",
-        "rollout_reason": plan.rollout.reason,
-        "startup_reason": plan.startup.explain(),
-        "requests_reason": plan.requests_reason,
-    }
+    return ServerView(
+        workload=plan.name,
+        cluster=plan.cluster,
+        primary=plan.primary,
+        role_text=ROLE_TEXT[plan.role],
+        module=module_label("serve", plan.name, plan.cluster),
+        zero_module=module_label("zero", plan.name, plan.cluster),
+        alias=provider_alias(plan.cluster),
+        args=model_server_args(plan),
+        zero=scaler_args(plan),
+        scale_reason=plan.scaler.explain() if plan.scaler is not None else "",
+        source=plan.weights.source if plan.weights.mode != "image" else "",
+        rollout_reason=plan.rollout.reason,
+        startup_reason=plan.startup.explain(),
+        requests_reason=plan.requests_reason,
+        reader=reader,
+    )

@@ -53,9 +53,25 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
                     for d in group
                 ),
             )
+        residents = _residents(spec, cluster)
         for pool in cluster.node_pools:
-            if (cluster.name, pool.name) not in broken:
-                yield from _disk(spec, cluster, pool, loc)
+            if (cluster.name, pool.name) not in broken and id(pool) in residents:
+                yield from _disk(spec, cluster, pool, loc, residents[id(pool)])
+
+
+def _residents(spec: Spec, cluster: Cluster) -> dict[int, list[int]]:
+    """Pool (by identity) -> indexes of the workloads with weights on disk that may run there.
+
+    Asked once per cluster rather than once per pool and workload: a spec of thousands of
+    pools has few workloads, and most pools take none of them.
+    """
+    out: dict[int, list[int]] = {}
+    for i, workload in enumerate(spec.workloads):
+        if _on_disk_gib(workload, cluster) is None:
+            continue
+        for pool in workload_pools(spec, workload).get(cluster.name, []):
+            out.setdefault(id(pool), []).append(i)
+    return out
 
 
 def _on_disk_gib(workload: Workload, cluster: Cluster) -> int | None:
@@ -68,18 +84,17 @@ def _on_disk_gib(workload: Workload, cluster: Cluster) -> int | None:
     return None
 
 
-def _disk(spec: Spec, cluster: Cluster, pool: NodePool, loc: Locator) -> Iterator[Diagnostic]:
+def _disk(
+    spec: Spec, cluster: Cluster, pool: NodePool, loc: Locator, residents: list[int]
+) -> Iterator[Diagnostic]:
     """Copied weights (or FUSE file caches) of the replicas one node holds must fit its disk."""
     allocatable = ephemeral_allocatable_gb(cluster, pool)
     if allocatable is None:
         return
     room = allocatable - IMAGE_RESERVE_GB
     worst: tuple[int, int, int] | None = None  # (GiB, workload index, replicas per node)
-    for i, workload in enumerate(spec.workloads):
-        if _on_disk_gib(workload, cluster) is None:
-            continue
-        if pool not in workload_pools(spec, workload).get(cluster.name, []):
-            continue
+    for i in residents:
+        workload = spec.workloads[i]
         # No more replicas on a node than the workload ever runs.
         count = min(per_node(cluster, pool, workload.gpus), max_replicas_on(workload, cluster))
         need = count * (_on_disk_gib(workload, cluster) or 0)
