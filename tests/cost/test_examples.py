@@ -131,10 +131,10 @@ def test_gke_h100_mig(tmp_path: Path) -> None:
     assert month(od + spot) == 90436.78
     # expected: coder's 1 replica needs one on-demand node (the preferred pool).
     assert envs["dev"]["gpu"]["expected"]["usd_per_month"] == month(od) == 64597.70  # type: ignore[index]
-    # prod: on-demand 1..2, spot 0..4.
+    # prod: on-demand 1..2, spot 0..2 (one a zone).
     assert figures(envs["prod"], "floor")[:2] == (8, month(od))
-    assert figures(envs["prod"], "ceiling")[:2] == (48, month(2 * od + 4 * spot))
-    assert month(2 * od + 4 * spot) == 232551.72
+    assert figures(envs["prod"], "ceiling")[:2] == (32, month(2 * od + 2 * spot))
+    assert month(2 * od + 2 * spot) == 180873.56
     rung = envs["prod"]["clusters"][0]["pools"][0]["rungs"][0]  # type: ignore[index]
     assert rung["unverified"] is False, "confirmed by two public sources"
     assert rung["as_of"] == "2026-09-26"
@@ -220,7 +220,7 @@ def test_what_is_not_counted_is_said(tmp_path: Path) -> None:
     table = run("cost", "prod", cwd=project(tmp_path / "t", example="gke-h100-mig")).stdout
     assert "  not counted in these totals:" in table.splitlines()
     assert (
-        "    mig-central: boot disks of h100-mig-spot: 1000 GB pd-ssd per node, up to 4 nodes"
+        "    mig-central: boot disks of h100-mig-spot: 1000 GB pd-ssd per node, up to 2 nodes"
         in (table.splitlines())
     )
 
