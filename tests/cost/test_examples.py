@@ -225,6 +225,18 @@ def test_what_is_not_counted_is_said(tmp_path: Path) -> None:
     )
 
 
+def test_the_nc24ads_spot_figure_is_marked_unverified(tmp_path: Path) -> None:
+    """Standard_NC24ads_A100_v4 spot (0.444433 $/h in eastus) has one source of unknown date
+    and no recorded Azure Retail Prices answer confirming it: aks-a100-vllm dev's spot pool
+    says so, with the reason, while the on-demand figure (two sources) stays confirmed."""
+    envs = report(tmp_path, "aks-a100-vllm")
+    dev = envs["dev"]["clusters"][0]["pools"][0]  # type: ignore[index]
+    assert (dev["capacity"], dev["unverified"]) == ("spot", True)
+    assert "Azure Retail Prices" in dev["rungs"][0]["note"]
+    prod = envs["prod"]["clusters"][0]["pools"][0]  # type: ignore[index]
+    assert (prod["capacity"], prod["unverified"]) == ("on-demand", False)
+
+
 def test_an_unverified_price_is_marked_wherever_it_is_shown(tmp_path: Path) -> None:
     """a2-ultragpu-1g's on-demand figure has one public source: the table marks the pool's
     amounts with *, the JSON says unverified on the pool, and the picture says so."""
