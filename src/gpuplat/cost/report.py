@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gpuplat import catalog
+from gpuplat.cost import pricefile
 from gpuplat.cost.estimate import LEVELS, ClusterCost, EnvCost, Level, PoolCost
 from gpuplat.cost.money import HOURS_PER_MONTH, Amount, month, total
 
@@ -112,6 +113,7 @@ def report_json(
         "currency": "USD",
         "hours_per_month": HOURS_PER_MONTH,
         "catalog_as_of": catalog.catalog_as_of(),
+        "price_file": pricefile.provenance_json(),
         "note": "list prices without discounts, approximate; a partial amount is a lower bound",
         "environments": [env_json(e, (stranded or {}).get(e.name, ())) for e in envs],
     }
@@ -249,10 +251,7 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                 f"  GPU budget ${env.gpu_budget:,.2f}/month: ceiling {most.text()} {verdict}"
             )
         lines.append("")
-    lines.append(
-        f"Priced from gpuplat's shipped catalog (read {catalog.catalog_as_of()}); each price's "
-        "source and date: `gpuplat cost --json`"
-    )
+    lines.append(pricefile.provenance(catalog.catalog_as_of()))
     if flagged:
         lines.append(
             "* unverified price (one source, or another region's): see the rungs' notes in "

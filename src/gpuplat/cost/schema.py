@@ -42,8 +42,11 @@ class RateOut(_Out):
         description="on-demand, spot, reservation, capacity-block, flex-start, queued, or fee."
     )
     usd_per_hour: float | None = Field(description="Null when unknown (never 0 for unknown).")
-    source: str | None = Field(description="Catalog source id (gpuplat's catalog sources.yaml).")
-    as_of: str | None
+    source: str | None = Field(
+        description="Catalog source id (gpuplat's catalog sources.yaml), or the URL of the "
+        "price list a price file's figure was read from (its SKU ids are in the note)."
+    )
+    as_of: str | None = Field(description="The date of the price (not of reading it).")
     region: str | None = Field(description="Region the figure is for.")
     unverified: bool
     unknown: str | None = Field(description="Why the price is unknown.")
@@ -173,6 +176,14 @@ class EnvironmentOut(_Out):
     stranded: list[FindingOut]
 
 
+class PriceFileOut(_Out):
+    """A price file written by ``gpuplat prices update``."""
+
+    path: str
+    fetched: str = Field(description="The day its figures were fetched.")
+    skipped: list[str] = Field(description="What it does not hold, and why.")
+
+
 class CostReport(_Out):
     """What ``gpuplat cost --json`` prints."""
 
@@ -180,6 +191,10 @@ class CostReport(_Out):
     currency: Literal["USD"]
     hours_per_month: int
     catalog_as_of: str
+    price_file: PriceFileOut | None = Field(
+        description="The price file (`gpuplat prices update`) the report priced from where it "
+        "has the figure; null: the shipped catalog alone."
+    )
     note: str
     environments: list[EnvironmentOut]
 
