@@ -62,8 +62,8 @@ def test_mermaid_of_the_default_example(tmp_path: Path) -> None:
     assert done.stdout.splitlines() == [
         "flowchart LR",
         '  subgraph e0["environment prod"]',
-        '    subgraph e0c0["cluster inference-us<br/>gke us-central1<br/>$5,351.70/month at max '
-        '(with system pool and fee)"]',
+        '    subgraph e0c0["cluster inference-us<br/>gke us-central1<br/>$5,556.59/month at max '
+        '(with system pool, fee, disks, network)"]',
         '      e0c0p0["pool l4-shared<br/>g2-standard-8: 1 x nvidia-l4, 2 slices<br/>on-demand, '
         '2..8 nodes<br/>$4,985.20/month at max"]',
         "    end",

@@ -73,6 +73,14 @@ def _cluster_json(cluster: ClusterCost) -> dict[str, object]:
         "pools": [_pool_json(p) for p in cluster.pools],
         "gpu": {level: level_json(cluster.gpu(level)) for level in LEVELS},
         "total": {level: amount_json(cluster.total(level)) for level in LEVELS},
+        "lines": [
+            {
+                **{k: getattr(line, k) for k in ("name", "unit", "source", "as_of", "note")},
+                "unverified": line.unverified,
+                **{level: amount_json(line.at(level)) for level in LEVELS},
+            }
+            for line in cluster.lines
+        ],
         "not_counted": list(cluster.not_counted),
     }
 
@@ -198,6 +206,12 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                     *(system.at(level).text() for level in LEVELS),
                 ]
             )
+            for line in cluster.lines:
+                flagged = flagged or line.unverified
+                star = "*" if line.unverified else ""
+                rows.append(
+                    [f"  {line.name}", *[""] * 4, *(line.at(lv).text() + star for lv in LEVELS)]
+                )
             fee = cluster.fee_amount()
             label = f"  cluster fee ({cluster.fee_tier})" if cluster.fee_tier else "  cluster fee"
             rows.append([label, "", "", "", "", *(fee.text() for _ in LEVELS)])

@@ -115,6 +115,20 @@ class PoolOut(_Out):
     ceiling: LevelOut
 
 
+class LineOut(_Out):
+    """A line of the bill beside nodes and fee, at each level, with its price's origin."""
+
+    name: str
+    unit: str = Field(description="The price it is counted at, e.g. `0.17 $/GB-month x 1000 GB`.")
+    source: str | None = Field(description="Catalog source id (sources.yaml).")
+    as_of: str | None = Field(description="The date of the price.")
+    unverified: bool
+    note: str | None
+    floor: AmountOut
+    expected: AmountOut
+    ceiling: AmountOut
+
+
 class ClusterOut(_Out):
     name: str
     cloud: Literal["gke", "eks", "aks"]
@@ -123,10 +137,16 @@ class ClusterOut(_Out):
     system_pool: SystemPoolOut
     pools: list[PoolOut]
     gpu: Levels = Field(description="The cluster's GPU pools.")
-    total: AmountLevels = Field(description="GPU pools, system pool and fee.")
+    total: AmountLevels = Field(
+        description="GPU pools, system pool, fee and the lines beside them (`lines`)."
+    )
+    lines: list[LineOut] = Field(
+        description="Boot disks per pool (size, type, per node at each level), NAT gateways and "
+        "their addresses, the load balancer AKS sends egress through, nodes' public IPv4."
+    )
     not_counted: list[str] = Field(
-        description="What the cluster is billed for that no amount here includes: boot disks "
-        "per pool (size, type, nodes), NAT gateways, load balancers, public IPv4, egress."
+        description="What the cluster is billed for that no amount here includes: traffic "
+        "(NAT and load balancer processing per GB, egress), disks of types without a price."
     )
 
 

@@ -90,7 +90,7 @@ def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
                     (
                         f"cluster {cluster.name}",
                         f"{cluster.cloud} {cluster.region}",
-                        f"{total}/month at max (with system pool and fee)",
+                        f"{total}/month at max (with system pool, fee, disks, network)",
                     ),
                     tuple(pools),
                 )
