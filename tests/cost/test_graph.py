@@ -70,6 +70,8 @@ def test_mermaid_of_the_default_example(tmp_path: Path) -> None:
         '    e0w0["workload chat<br/>2..16 replicas<br/>1 x 1/2 L4 time-slice each"]',
         "  end",
         "  e0w0 --> e0c0p0",
+        "  classDef ondemand fill:#ffffff",
+        "  class e0c0p0 ondemand",
     ]
 
 
