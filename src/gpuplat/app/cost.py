@@ -71,7 +71,7 @@ def cost_project(
             file cannot be written.
     """
     project = load_project(root, envs)
-    chosen = _price_file(root, prices)
+    chosen = pricefile.choose(root, prices)
     with pricefile.using(chosen):
         costs = tuple(estimate(name, env.spec, project.today) for name, env in project.envs.items())
     found = {
@@ -95,14 +95,3 @@ def cost_project(
                 write_file(path, usage_file(name, env.spec, level))
             written.append(str(path))
     return CostResult(costs, found, tuple(written), chosen)
-
-
-def _price_file(root: Path, prices: str | None) -> pricefile.PriceFile | None:
-    if prices == "catalog":
-        return None
-    if prices is not None:
-        return pricefile.read(Path(prices))
-    newest = pricefile.newest(root)
-    if newest is None:
-        return None
-    return pricefile.read(newest, str(newest.relative_to(root)))

@@ -167,3 +167,22 @@ def provenance_json() -> dict[str, object] | None:
     if prices is None:
         return None
     return {"path": prices.path, "fetched": prices.fetched, "skipped": list(prices.skipped)}
+
+
+def choose(root: Path, prices: str | None = None) -> PriceFile | None:
+    """The price file to price the project in ``root`` from.
+
+    Args:
+        root: Project folder.
+        prices: A file, ``catalog`` for the shipped catalog alone, or None for the newest file
+            ``gpuplat prices update`` wrote in the project (none: the catalog).
+
+    Raises:
+        GpuplatError: The file cannot be read or is not a price file.
+    """
+    if prices == "catalog":
+        return None
+    if prices is not None:
+        return read(Path(prices))
+    found = newest(root)
+    return None if found is None else read(found, str(found.relative_to(root)))
