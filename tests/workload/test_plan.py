@@ -72,8 +72,8 @@ def test_mig_workload_prefers_on_demand_then_spot_and_mounts_with_gcsfuse(tmp_pa
     assert plan.weights.mount_options is not None
     assert "only-dir=Qwen/Qwen2.5-Coder-14B-Instruct" in plan.weights.mount_options
     assert plan.weights.size_limit is None
-    # a3-highgpu-8g: 8 GPUs x 2 instances of 3g.40gb = 16 slots; 2 + 4 nodes at prod max.
-    assert plan.rollout.capacity_replicas == 6 * 16
+    # a3-highgpu-8g: 8 GPUs x 2 instances of 3g.40gb = 16 slots; 2 + 2 nodes at prod max.
+    assert plan.rollout.capacity_replicas == 4 * 16
 
 
 @pytest.mark.parametrize(

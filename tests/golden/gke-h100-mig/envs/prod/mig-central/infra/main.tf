@@ -99,7 +99,7 @@ module "pool_mig-central_h100-mig-spot" {
   }
   autoscaling = {
     location_policy = "ANY"
-    max_nodes       = 4
+    max_nodes       = 2
     min_nodes       = 0
     per_zone        = false
   }
