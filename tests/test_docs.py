@@ -81,6 +81,18 @@ def test_there_are_runnable_examples_across_the_docs() -> None:
     assert sum(len(b.commands) for b in BLOCKS) >= 20
 
 
+def test_output_an_example_shows_must_be_printed(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "<!-- docs-test: run -->\n```console\n$ echo one; echo two\none\n$ echo three\nfour\n```\n"
+    )
+    (block,) = docblocks.blocks(page)
+    assert [c.output for c in block.commands] == [("one",), ("four",)]
+    done = docblocks.run(block, tmp_path / "run")
+    assert done.returncode == 98
+    assert "line 5: it did not print: four" in done.stderr
+
+
 def test_a_wrong_exit_code_in_an_example_fails_it(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text(

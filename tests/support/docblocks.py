@@ -7,9 +7,10 @@ is one of::
     <!-- docs-test: run in a project -->         in a project `gpuplat init` wrote (the default)
     <!-- docs-test: run in example NAME -->      in a project of that example
 
-Its commands are the ``$ `` lines of a ``console`` block (the rest is output), or every line of
-an ``sh`` / ``bash`` block that is not a comment; a line ending in a backslash continues on the
-next. Each command must exit 0, or N when its comment says ``# exit N``. The commands run one
+Its commands are the ``$ `` lines of a ``console`` block, or every line of an ``sh`` / ``bash``
+block that is not a comment; a line ending in a backslash continues on the next. Each command
+must exit 0, or N when its comment says ``# exit N``; in a ``console`` block, each line shown
+under a command must be a line of what it printed (stdout and stderr). The commands run one
 after another in one shell (``cd`` carries on), with the virtualenv's ``gpuplat`` on ``PATH``.
 Here-documents are refused: a command is one line, so each one's exit code is its own.
 """
@@ -35,6 +36,8 @@ class Command:
     line: int
     text: str
     exit_code: int
+    output: tuple[str, ...] = ()
+    """Lines the docs show it printing."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,9 @@ def _commands(path: Path, body: list[tuple[int, str]], *, console: bool) -> list
             text = text[:-1] + " " + raw.strip()
         elif console:
             if not raw.startswith("$ "):
+                if out and raw.strip():
+                    last = out[-1]
+                    out[-1] = Command(last.line, last.text, last.exit_code, (*last.output, raw))
                 continue
             start, text = number, raw[2:]
         else:
@@ -105,14 +111,20 @@ def _commands(path: Path, body: list[tuple[int, str]], *, console: bool) -> list
 
 def script(block: Block) -> str:
     """The block as a bash script that stops at the first command with the wrong exit code."""
-    lines = ["set +e"]
+    lines = ["set +e", 'printed="$(mktemp)"']
     for command in block.commands:
         lines += [
-            command.text,
-            f"rc=$?; if [ $rc -ne {command.exit_code} ]; then "
+            "{ " + command.text,
+            '} >"$printed" 2>&1; rc=$?; cat "$printed" >&2',
+            f"if [ $rc -ne {command.exit_code} ]; then "
             f"echo 'docs-test: line {command.line}: exit '$rc', expected {command.exit_code}: "
             f"{_quote(command.text)}' >&2; exit 99; fi",
         ]
+        for shown in command.output:
+            lines.append(
+                f"grep -qxF -- '{_quote(shown.rstrip())}' \"$printed\" || {{ echo 'docs-test: "
+                f"line {command.line}: it did not print: {_quote(shown.rstrip())}' >&2; exit 98; }}"
+            )
     return "\n".join(lines) + "\n"
 
 
