@@ -60,7 +60,7 @@ class Autoscale(SpecModel):
     prometheus_address: str | None = Field(
         None,
         description="Prometheus query address of the cluster's metrics, when it is not the one "
-        "gpuplat chooses per cloud (see README: Autoscaling), e.g. "
+        "gpuplat chooses per cloud (see the docs: Rendering, Autoscaling), e.g. "
         "http://prometheus.monitoring:9090.",
     )
 
