@@ -22,7 +22,7 @@ from gpuplat.spec.ladder import RUNG_LABEL, Ladder, LadderRung, dashed
 from gpuplat.spec.ladder import ladder as build_ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
-from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlanHooks, PlannedPool
 from gpuplat.targets.scaling import ScalingHooks
 from gpuplat.targets.support import CalendarHooks
@@ -143,6 +143,8 @@ class Target(CalendarHooks, ScalingHooks, PlanHooks):
     cluster_autoscaler: ClassVar[bool] = False
     """gpuplat installs the Kubernetes cluster autoscaler (the cloud does not scale pools)."""
     weight_mounts: ClassVar[frozenset[str]] = frozenset({"copy", "image"})
+    local_ssd_ephemeral: ClassVar[bool] = False
+    """Pools can hold ephemeral storage on local SSDs (GKE ``disk.local_ssd_count``)."""
     local_volume_annotation: ClassVar[bool] = False
     """The cloud's node autoscaler is the Kubernetes cluster autoscaler, which keeps a node whose
     pods hold a disk-backed emptyDir unless the pod names it in
@@ -369,8 +371,9 @@ class Target(CalendarHooks, ScalingHooks, PlanHooks):
         """CPU and memory the cloud keeps from pods on a node of ``shape`` (None: unknown)."""
         return None
 
-    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
-        """Boot disk the cloud keeps from pods on a node with ``disk_gb`` (None: unknown)."""
+    def ephemeral_disk(self, pool: NodePool) -> EphemeralDisk | None:
+        """What holds a pool's pods' ephemeral storage (emptyDirs, images, file caches) and
+        what of it the node keeps from pods (None: the cloud's rule is unknown)."""
         return None
 
     # --------------------------------------------------------------- prices

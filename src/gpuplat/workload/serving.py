@@ -19,7 +19,7 @@ from gpuplat.spec.resolve import workload_pools
 from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
 from gpuplat.workload.budget import StartupBudget, startup_budget
-from gpuplat.workload.capacity import left_for, per_node, pool_units
+from gpuplat.workload.capacity import left_for, pool_units, started_at_once
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
 from gpuplat.workload.rollout import Rollout, rollout, running_at_rollout
@@ -184,13 +184,15 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     role = bounds(workload, cluster.name)
     workload = on(workload, cluster.name)
     weights = weights_for(workload, cluster)
+    share = disk_share_mbps(cluster, pools, workload)
     budget = startup_budget(
         workload.model.size_gb,
         workload.model.load_bandwidth_mbps,
         workload.image_pull_time,
         workload.load_time_budget,
         copied=weights.mode == "copy",
-        copy_mbps=copy_mbps(cluster, pools, workload.gpus),
+        copy_mbps=share,
+        fill_mbps=share if weights.mode == "gcsfuse" else None,
     )
     low, high = role.low, role.high
     node_selector, class_tolerations = _ladder_selector(cluster, pools)
@@ -282,17 +284,18 @@ MIB = 1.048576
 """MB in a MiB: disk rates are quoted in MiB/s, weights sizes and bandwidths in GB and MB/s."""
 
 
-def copy_mbps(cluster: Cluster, pools: list[NodePool], gpus: int) -> float | None:
-    """MB/s one replica's weights copy gets from its node's disk on the slowest of its pools:
-    the disk's write rate shared by the replicas a new node starts at once (all that fit on it
-    copy together). None when a pool's disk rate is not known."""
+def disk_share_mbps(cluster: Cluster, pools: list[NodePool], workload: Workload) -> float | None:
+    """MB/s one replica's weights (a copy, or a Cloud Storage FUSE file cache) get from its
+    node's disk on the slowest of its pools: the disk's write rate shared by the replicas a new
+    node starts at once (all of the workload's that fit on it, up to its most replicas). None
+    when a pool's disk rate is not known."""
     cloud = target(cluster.cloud)
     rates = []
     for pool in pools:
         mibps = cloud.disk_write_mibps(pool)
         if mibps is None:
             return None
-        rates.append(mibps * MIB / max(per_node(cluster, pool, gpus), 1))
+        rates.append(mibps * MIB / started_at_once(cluster, pool, workload))
     return min(rates, default=None)
 
 

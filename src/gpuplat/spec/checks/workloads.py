@@ -5,7 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gpuplat.spec.checks import memshare, placement, pod, requests, roles, signals, weights
+from gpuplat.spec.checks import (
+    diskrate,
+    memshare,
+    placement,
+    pod,
+    requests,
+    roles,
+    signals,
+    weights,
+)
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
@@ -51,6 +60,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
                 found += fitted
             if usable and len(usable) == len(matched) and fits:
                 found += _capacity(spec, workload, cluster, usable, base, loc)
+                found += diskrate.check(mine, cluster, usable, base, loc)
             yield from roles.relocate(found, workload, name, base, loc)
     yield from placement.check(spec, loc, broken)
 

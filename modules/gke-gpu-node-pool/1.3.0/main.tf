@@ -1,4 +1,4 @@
-# gpuplat module gke-gpu-node-pool 1.2.0: generated, do not edit.
+# gpuplat module gke-gpu-node-pool 1.3.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -106,6 +106,17 @@ resource "google_container_node_pool" "this" {
     tags             = var.network_tags
     metadata = {
       disable-legacy-endpoints = "true"
+    }
+
+    # Local SSDs striped by GKE hold the kubelet's and containerd's directories: emptyDirs and
+    # the Cloud Storage FUSE file caches of every replica on the node are written there instead
+    # of through the boot disk, whose throughput they would share (provider node_config.go:
+    # ephemeral_storage_local_ssd_config, ForceNew).
+    dynamic "ephemeral_storage_local_ssd_config" {
+      for_each = var.disk.local_ssd_count == null ? [] : [var.disk.local_ssd_count]
+      content {
+        local_ssd_count = ephemeral_storage_local_ssd_config.value
+      }
     }
 
     guest_accelerator {

@@ -1,4 +1,4 @@
-# gpuplat module gke-gpu-node-pool 1.2.0: generated, do not edit.
+# gpuplat module gke-gpu-node-pool 1.3.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "project" {
@@ -158,10 +158,11 @@ variable "taints" {
 }
 
 variable "disk" {
-  description = "Boot disk of each node."
+  description = "Boot disk of each node, and the local NVMe SSDs (375 GB each) that hold its ephemeral storage instead (emptyDirs, container images, Cloud Storage FUSE file caches) when local_ssd_count is set. Machine types that come with local SSDs (A2 Ultra, A3, A4) take exactly their own count. Changing local_ssd_count replaces the pool."
   type = object({
-    size_gb = number
-    type    = optional(string, "pd-balanced")
+    size_gb         = number
+    type            = optional(string, "pd-balanced")
+    local_ssd_count = optional(number)
   })
   default = { size_gb = 200 }
 }
