@@ -13,6 +13,7 @@ from gpuplat.hcl.writer import Raw, expr, raw
 from gpuplat.render.access import provider_alias
 from gpuplat.render.naming import module_label
 from gpuplat.workload.blob import CLIENT_ID_ANNOTATION, BlobReader
+from gpuplat.workload.group import RESTART_POLICY, STARTUP_POLICY, GroupPlan
 from gpuplat.workload.health import Probe
 from gpuplat.workload.serving import EnvVar, ServingPlan
 from gpuplat.workload.weights import Weights
@@ -128,6 +129,8 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         placement["node_selector"] = dict(plan.node_selector)
     if plan.gpu_quota is not None:
         args["gpu_quota"] = plan.gpu_quota
+    if plan.group is not None:
+        args["group"] = group_args(plan.group)
     args["rollout"] = {
         "max_surge": plan.rollout.max_surge,
         "max_unavailable": plan.rollout.max_unavailable,
@@ -135,6 +138,20 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         "revision_history_limit": plan.rollout.revision_history_limit,
     }
     return args
+
+
+def group_args(group: GroupPlan) -> dict[str, object]:
+    """The model-server module's ``group`` input: one multi-host replica's LeaderWorkerSet."""
+    return {
+        "size": group.size,
+        "leader_command": list(group.leader_command),
+        "worker_command": list(group.worker_command),
+        "max_surge": group.max_surge,
+        "max_unavailable": group.max_unavailable,
+        "startup_policy": STARTUP_POLICY,
+        "restart_policy": RESTART_POLICY,
+        "service_selector": dict(group.leader_selector),
+    }
 
 
 def scaler_args(plan: ServingPlan) -> dict[str, object] | None:

@@ -68,7 +68,8 @@ def demands(spec: Spec, cluster: Cluster) -> list[Demand]:
         pools = workload_pools(spec, workload).get(cluster.name)
         if not pools:
             continue
-        units = max_replicas_on(workload, cluster) * on(workload, cluster.name).gpus
+        mine = on(workload, cluster.name)
+        units = max_replicas_on(workload, cluster) * mine.gpus * mine.group_size
         out.append(Demand(workload, i, tuple(p.name for p in pools), units))
     return out
 

@@ -24,7 +24,7 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.eks import calendar, checks, infra, ladder, node
+from gpuplat.targets.eks import calendar, checks, fabric, infra, ladder, node
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
 
@@ -145,6 +145,12 @@ class EKS(Target):
 
     def replica_devices(self, pools: list[NodePool], gpus: int) -> dict[str, str]:
         return node.replica_efa(pools, gpus)
+
+    def group_fabric(self, pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+        return fabric.group_pod(pools)
+
+    def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:
+        return fabric.note(pool)
 
     def own_device_plugin(self, pool: NodePool) -> bool:
         return node.bottlerocket(pool)
