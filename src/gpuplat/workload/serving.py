@@ -19,7 +19,7 @@ from gpuplat.spec.resolve import workload_pools
 from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
 from gpuplat.workload.budget import StartupBudget, startup_budget
-from gpuplat.workload.capacity import left_for, per_node, pool_units, started_at_once
+from gpuplat.workload.capacity import left_for, pool_units, started_at_once
 from gpuplat.workload.group import GroupPlan, hugepages_note, memory_beside, plan_group
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
