@@ -88,11 +88,22 @@ class _PriceLists(BaseHTTPRequestHandler):
         if parts.path == pricelists.AWS_OFFER_PATH.format(region="us-east-1"):
             body = (FIXTURES / "aws-ec2-us-east-1.json").read_bytes()
         elif parts.path == pricelists.AZURE_RETAIL_PATH:
-            wanted = parse_qs(parts.query)["$filter"][0]
+            # One item a page, each page linking the next, as the API pages its answers.
+            query = parse_qs(parts.query)
+            wanted = query["$filter"][0]
+            skip = int(query.get("$skip", ["0"])[0])
             data = load("azure-retail-eastus.json")
             items = data["Items"]
             assert isinstance(items, list)
-            data["Items"] = [i for i in items if f"'{i['armSkuName']}'" in wanted]
+            mine = [i for i in items if f"'{i['armSkuName']}'" in wanted]
+            data["Items"] = mine[skip : skip + 1]
+            more = skip + 1 < len(mine)
+            host = self.headers["Host"]
+            data["NextPageLink"] = (
+                f"http://{host}{parts.path}?{parts.query.split('&$skip')[0]}&$skip={skip + 1}"
+                if more
+                else None
+            )
             body = json.dumps(data).encode()
         elif parts.path == pricelists.GCP_SKUS_PATH and parse_qs(parts.query).get("key"):
             body = (FIXTURES / "gcp-skus-us-central1.json").read_bytes()
@@ -164,8 +175,16 @@ def test_update_writes_a_dated_file_that_cost_prices_from(
 
 
 def test_azure_figures_come_from_the_retail_prices_api(tmp_path: Path, price_server: str) -> None:
+    """Every page is read (the server answers one item a page, linking the next)."""
     root = project(tmp_path, example="aks-a100-vllm")
     assert run("prices", "update", cwd=root).exit_code == 0
+    data = json.loads((root / "prices" / f"prices-{TODAY}.json").read_text("utf-8"))
+    got = {(f["machine_type"], f["capacity"]): f["usd_per_hour"] for f in data["figures"]}
+    assert got == {
+        ("Standard_NC24ads_A100_v4", "on-demand"): 3.673,
+        ("Standard_NC24ads_A100_v4", "spot"): 0.444433,
+        ("Standard_D4s_v5", "on-demand"): 0.192,
+    }
     report = json.loads(run("cost", "dev", "--json", cwd=root).stdout)
     rung = report["environments"][0]["clusters"][0]["pools"][0]["rungs"][0]
     # dev's pool is spot: the Retail Prices spot meter, no longer the unverified catalog row.

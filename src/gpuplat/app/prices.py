@@ -114,17 +114,14 @@ def update_prices(root: Path, envs: Sequence[str] = (), *, get: Getter = get_jso
     figures: list[Figure] = []
     skipped: list[str] = []
     for (cloud, region), names in sorted(wanted.items()):
-        if cloud == "eks":
-            figures += _aws(region, sorted(names), fetched, get)
-        elif cloud == "aks":
-            figures += _azure(region, sorted(names), fetched, get)
-        elif os.environ.get(API_KEY_ENV):
-            figures += _gcp(region, sorted(names), fetched, get)
-        else:
+        fetch = FETCHERS[cloud]
+        if fetch is _gcp and not os.environ.get(API_KEY_ENV):
             skipped.append(
-                f"gke {region}: not fetched, the Cloud Billing Catalog API needs an API key "
+                f"{cloud} {region}: not fetched, the Cloud Billing Catalog API needs an API key "
                 f"in {API_KEY_ENV}; the catalog's figures price these shapes"
             )
+            continue
+        figures += fetch(region, sorted(names), fetched, get)
     path = pricefile.write(root, fetched, figures, skipped)
     return PricesResult(path, len(figures), tuple(skipped))
 
@@ -191,6 +188,14 @@ def _gcp(region: str, names: list[str], fetched: str, get: Getter) -> list[Figur
                 pricelists.GceShape(name, system.vcpus, float(system.memory_gib), None, 0)
             )
     return pricelists.gcp_catalog(skus, region, shapes, base, fetched)
+
+
+FETCHERS: dict[str, Callable[[str, list[str], str, Getter], list[Figure]]] = {
+    "eks": _aws,
+    "aks": _azure,
+    "gke": _gcp,
+}
+"""Each cloud's public price list reader."""
 
 
 def _default_system(cloud: str) -> str | None:

@@ -89,16 +89,16 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
                         _note(f"{cluster.name}/{name}", nodes, per_zone, zones),
                     )
                 )
-        if cluster.cloud == "gke" and cluster.network.private_nodes and cluster.network.cloud_nat:
-            # Cloud NAT is billed per VM using it (infracost: `assigned_vms`, first 32): every
-            # node of the cluster's private subnetwork.
+        if cloud.infracost_nat is not None and cloud.nat_gateways(cluster, False):
+            # A NAT billed per VM using it (GKE Cloud NAT; infracost: `assigned_vms`, first
+            # 32): every node of the cluster's private subnetwork.
+            nat_address, nat_key = cloud.infracost_nat
             entries.append(
                 (
-                    f"module.{module_label('cluster', cluster.name)}."
-                    "google_compute_router_nat.nat[0]",
-                    ("assigned_vms",),
+                    f"module.{module_label('cluster', cluster.name)}.{nat_address}",
+                    (nat_key,),
                     vms,
-                    f"Cloud NAT of {cluster.name}: the {vms} nodes that use it",
+                    f"NAT of {cluster.name}: the {vms} nodes that use it",
                 )
             )
     for address, keys, count, note in sorted(entries):

@@ -1,19 +1,15 @@
 """The lines of a cluster's bill beside its nodes and fee, priced from the catalog.
 
-- Boot disks: every node of every pool has one, by the pool's disk type and size (the type
-  gpuplat renders when none is given: GKE pd-balanced, or hyperdisk-balanced on Hyperdisk-only
-  series; EKS gp3; AKS Managed). A disk lives as long as its node, so a level's disks are its
-  nodes' disks. System pools use the modules' defaults (templates/modules/*-cluster/
-  variables.tf.j2: GKE 100 GB pd-balanced, EKS 50 GB gp3, AKS 128 GB Managed).
-- NAT: EKS, in a VPC gpuplat creates, one NAT gateway per zone in protected environments,
-  else one (targets/eks/infra.py), each with an Elastic IP; GKE with private nodes and
-  ``cloud_nat`` one Cloud NAT gateway billed per VM using it (up to 32) and one external IP
-  (``AUTO_ONLY`` allocates at least one). AKS sends egress through its load balancer.
-- Load balancer: AKS's Standard load balancer for outbound traffic (``outbound_type =
-  loadBalancer``) and its public IP. gpuplat renders no other load balancer (the model
-  server's Service is ClusterIP).
-- Public IPv4: GKE nodes without ``private_nodes`` get an external address each.
+- Boot disks: every node of every pool has one, by the pool's disk type and size (the type the
+  target renders when none is given); a disk lives as long as its node, so a level's disks
+  are its nodes' disks. System pools use the cluster modules' default disk.
+- NAT gateways and their public addresses, as many as the target renders (EKS in a VPC
+  gpuplat creates: one a zone in protected environments, else one; GKE: one Cloud NAT for
+  private nodes with ``cloud_nat``, billed per VM using it up to its cap).
+- An egress load balancer and its address where the target sends egress through one (AKS).
+- Public IPv4 of nodes that hold one each (GKE without ``private_nodes``).
 
+What each cloud renders is its target's (targets/billing.py); the prices are the catalog's.
 What depends on traffic (NAT and load balancer processing per GB, egress) is named, not
 counted.
 """
@@ -27,12 +23,7 @@ from dataclasses import dataclass
 from gpuplat import catalog
 from gpuplat.cost.money import HOURS_PER_MONTH, Amount
 from gpuplat.spec.model import Cluster, NodePool
-
-SYSTEM_DISK = {"gke": (100, "pd-balanced"), "eks": (50, "gp3"), "aks": (128, "Managed")}
-"""The system pool's boot disk as the cluster modules render it by default (size GB, type)."""
-HYPERDISK_ONLY = ("a3-ultragpu", "a4-", "a4x-", "g4-")
-"""GCE series whose boot disk gpuplat makes hyperdisk-balanced when no type is given
-(targets/gke/infra.py)."""
+from gpuplat.targets import target
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +88,13 @@ def cluster_lines(
         for p in (catalog.network_price(cluster.cloud, i) for i in ("nat_gateway", "load_balancer"))
         if p is not None and p.usd_per_gb is not None and _renders(cluster, protected, p.item)
     ]
-    if cluster.cloud == "eks" and cluster.network.vpc_cidr is None:
-        not_counted.append("NAT gateways of the VPC you gave (gpuplat does not create them)")
+    cloud = target(cluster.cloud)
+    if not (
+        cloud.nat_gateways(cluster, protected)
+        or cloud.egress_load_balancer
+        or cloud.public_node_addresses(cluster)
+    ):
+        not_counted.append("NAT of the network you gave (gpuplat does not create it)")
     not_counted.append(
         "traffic: "
         + ", ".join([*per_gb, "egress to the internet and between zones"])
@@ -112,15 +108,9 @@ def _names(counts: Sequence[Counts]) -> list[str]:
 
 
 def disk_type(cluster: Cluster, pool: NodePool | None) -> tuple[int, str]:
-    """(size GB, type) of a pool's boot disk as gpuplat renders it."""
-    if pool is None:
-        return SYSTEM_DISK[cluster.cloud]
-    if pool.disk.type is not None:
-        return pool.disk.size_gb, pool.disk.type
-    if cluster.cloud == "gke":
-        hyper = pool.machine_type.startswith(HYPERDISK_ONLY)
-        return pool.disk.size_gb, "hyperdisk-balanced" if hyper else "pd-balanced"
-    return pool.disk.size_gb, SYSTEM_DISK[cluster.cloud][1]
+    """(size GB, type) of a pool's boot disk as gpuplat renders it (``None``: the system pool)."""
+    cloud = target(cluster.cloud)
+    return cloud.system_disk if pool is None else cloud.boot_disk(pool)
 
 
 def disk_hourly(cloud: str, size_gb: int, kind: str) -> tuple[float, str] | None:
@@ -160,21 +150,14 @@ def _disks(cluster: Cluster, counts: Counts) -> BillLine | None:
 
 
 def _renders(cluster: Cluster, protected: bool, item: str) -> bool:
+    cloud = target(cluster.cloud)
     if item == "nat_gateway":
-        return _nat_gateways(cluster, protected) > 0
-    return item == "load_balancer" and cluster.cloud == "aks"
-
-
-def _nat_gateways(cluster: Cluster, protected: bool) -> int:
-    if cluster.cloud == "eks" and cluster.network.vpc_cidr is not None:
-        return max(1, len(cluster.zones)) if protected else 1
-    if cluster.cloud == "gke" and cluster.network.private_nodes and cluster.network.cloud_nat:
-        return 1
-    return 0
+        return cloud.nat_gateways(cluster, protected) > 0
+    return item == "load_balancer" and cloud.egress_load_balancer
 
 
 def _nat(cluster: Cluster, protected: bool, counts: Sequence[Counts]) -> list[BillLine] | None:
-    gateways = _nat_gateways(cluster, protected)
+    gateways = target(cluster.cloud).nat_gateways(cluster, protected)
     nat = catalog.network_price(cluster.cloud, "nat_gateway")
     ip = catalog.network_price(cluster.cloud, "public_ipv4")
     if gateways == 0 or nat is None or ip is None:
@@ -221,7 +204,7 @@ def _nat(cluster: Cluster, protected: bool, counts: Sequence[Counts]) -> list[Bi
 
 
 def _load_balancer(cluster: Cluster) -> list[BillLine]:
-    if cluster.cloud != "aks":
+    if not target(cluster.cloud).egress_load_balancer:
         return []
     out = []
     for item, name in (("load_balancer", "outbound load balancer"), ("public_ipv4", "its IPv4")):
@@ -246,9 +229,9 @@ def _load_balancer(cluster: Cluster) -> list[BillLine]:
 
 
 def _node_ips(cluster: Cluster, counts: Sequence[Counts]) -> BillLine | None:
-    if cluster.cloud != "gke" or cluster.network.private_nodes:
+    if not target(cluster.cloud).public_node_addresses(cluster):
         return None
-    ip = catalog.network_price("gke", "public_ipv4")
+    ip = catalog.network_price(cluster.cloud, "public_ipv4")
     if ip is None or ip.usd_per_hour is None:
         return None
     per = ip.usd_per_hour

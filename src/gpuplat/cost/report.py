@@ -257,7 +257,8 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
     lines.append(pricefile.provenance(catalog.catalog_as_of()))
     if flagged:
         lines.append(
-            "* unverified price (one source, or another region's): see the rungs' notes in "
+            "* unverified price (one source, or another region's): see the notes of the rungs and "
+            "lines in "
             "`gpuplat cost --json`"
         )
     if unknown:

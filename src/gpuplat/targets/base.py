@@ -22,6 +22,7 @@ from gpuplat.spec.ladder import RUNG_LABEL, Ladder, LadderRung, dashed
 from gpuplat.spec.ladder import ladder as build_ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
+from gpuplat.targets.billing import BillingHooks
 from gpuplat.targets.fabric import FabricHooks
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlanHooks, PlannedPool
@@ -108,9 +109,10 @@ SYSTEM_GROUP = "<system>"
 """How :attr:`LadderPlatform.priorities` names a cluster's system node group."""
 
 
-class Target(CalendarHooks, ScalingHooks, PlanHooks, FabricHooks):
+class Target(CalendarHooks, ScalingHooks, PlanHooks, FabricHooks, BillingHooks):
     """One cloud. Subclasses set the class attributes and override the hooks they need (the
-    support calendar's in :class:`~gpuplat.targets.support.CalendarHooks`, autoscaling's in
+    support calendar's in :class:`~gpuplat.targets.support.CalendarHooks`, the bill's other
+    lines in :class:`~gpuplat.targets.billing.BillingHooks`, autoscaling's in
     :class:`~gpuplat.targets.scaling.ScalingHooks`)."""
 
     cloud: ClassVar[catalog.Cloud]

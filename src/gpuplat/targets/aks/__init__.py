@@ -74,6 +74,8 @@ class AKS(Target):
     shape_word = "Azure VM size"
     images = ("Ubuntu", "AzureLinux")
     disk_types = ("Managed", "Ephemeral")
+    system_disk = (128, "Managed")  # aks-cluster: system_pool.disk_size_gb's default
+    egress_load_balancer = True  # aks-cluster: outbound_type = "loadBalancer"
     capacity_types = frozenset({"on-demand", "spot", "reservation"})
     capacity_alternative = "use on-demand, spot, or reservation with a capacity reservation group"
     settings = (

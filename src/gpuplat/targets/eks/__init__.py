@@ -71,6 +71,14 @@ class EKS(Target):
         "BOTTLEROCKET_ARM_64_NVIDIA",
     )
     disk_types = ("gp2", "gp3", "io1", "io2")
+    system_disk = (50, "gp3")  # eks-cluster: system_pool.disk_size_gb's default, a gp3 volume
+
+    def nat_gateways(self, cluster: Cluster, protected: bool) -> int:
+        # eks-network, only in a VPC gpuplat creates: one a zone when protected, else one.
+        if cluster.network.vpc_cidr is None:
+            return 0
+        return max(1, len(cluster.zones)) if protected else 1
+
     capacity_types = frozenset({"on-demand", "spot", "reservation"})
     capacity_alternative = "use type: reservation with an EC2 capacity block"
     settings = (

@@ -82,6 +82,21 @@ class GKE(Target):
         "hyperdisk-throughput",
         "hyperdisk-ml",
     )
+    system_disk = (100, "pd-balanced")  # gke-cluster: system_pool.disk_size_gb's default
+    infracost_nat = ("google_compute_router_nat.nat[0]", "assigned_vms")
+
+    def boot_disk(self, pool: NodePool) -> tuple[int, str]:
+        if pool.disk.type is not None:
+            return pool.disk.size_gb, pool.disk.type
+        hyper = pool.machine_type.startswith(infra.HYPERDISK_ONLY)
+        return pool.disk.size_gb, "hyperdisk-balanced" if hyper else "pd-balanced"
+
+    def nat_gateways(self, cluster: Cluster, protected: bool) -> int:
+        return 1 if cluster.network.private_nodes and cluster.network.cloud_nat else 0
+
+    def public_node_addresses(self, cluster: Cluster) -> bool:
+        return not cluster.network.private_nodes
+
     capacity_types = frozenset({"on-demand", "spot", "reservation", "flex-start", "queued"})
     settings = (
         Setting(("regional",)),
