@@ -111,9 +111,7 @@ SYSTEM_GROUP = "<system>"
 
 class Target(CalendarHooks, ScalingHooks, PlanHooks, FabricHooks, BillingHooks):
     """One cloud. Subclasses set the class attributes and override the hooks they need (the
-    support calendar's in :class:`~gpuplat.targets.support.CalendarHooks`, the bill's other
-    lines in :class:`~gpuplat.targets.billing.BillingHooks`, autoscaling's in
-    :class:`~gpuplat.targets.scaling.ScalingHooks`)."""
+    support calendar, the bill's other lines, autoscaling, plans and fabrics live in mixins)."""
 
     cloud: ClassVar[catalog.Cloud]
     title: ClassVar[str]
@@ -375,8 +373,7 @@ class Target(CalendarHooks, ScalingHooks, PlanHooks, FabricHooks, BillingHooks):
         return None
 
     def ephemeral_disk(self, pool: NodePool) -> EphemeralDisk | None:
-        """What holds a pool's pods' ephemeral storage (emptyDirs, images, file caches) and
-        what of it the node keeps from pods (None: the cloud's rule is unknown)."""
+        """What holds a pool's pods' ephemeral storage and what of it the node keeps (None: unknown)."""
         return None
 
     # --------------------------------------------------------------- prices
