@@ -12,7 +12,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,docs]'
 	touch $(STAMP)
 
 demo: install
@@ -45,8 +45,11 @@ typecheck: install
 
 check: lint typecheck test
 
+# The documentation site (mkdocs.yml): its generated sections checked current, then built with
+# --strict (a broken link or a page outside the nav fails), into site/.
 docs: install
-	$(PY) -m gpuplat.docs
+	$(PY) -m gpuplat.docs --check
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 bench: install
 	$(PY) bench/render.py
@@ -99,4 +102,4 @@ upstream-check: install
 	$(BIN)/pytest -m upstream
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build site

@@ -8,23 +8,12 @@ from typing import TYPE_CHECKING
 from gpuplat import catalog
 from gpuplat.cost import pricefile
 from gpuplat.cost.estimate import LEVELS, ClusterCost, EnvCost, Level, PoolCost
-from gpuplat.cost.money import HOURS_PER_MONTH, Amount, month, total
+from gpuplat.cost.money import HOURS_PER_MONTH, Amount, amount_json, month, total
 
 if TYPE_CHECKING:
     from gpuplat.cost.stranded import Finding
 
 SCHEMA_ID = "gpuplat.cost/1"
-
-
-def amount_json(amount: Amount) -> dict[str, object]:
-    """An amount as JSON: hourly and monthly USD (null when nothing is known), and why not."""
-    known = not (amount.partial and amount.usd_per_hour == 0)
-    return {
-        "usd_per_hour": round(amount.usd_per_hour, 5) if known else None,
-        "usd_per_month": month(amount.usd_per_hour) if known else None,
-        "partial": amount.partial,
-        "unknown": list(amount.unknown),
-    }
 
 
 def budget_verdict(ceiling: Amount, budget: float) -> str:

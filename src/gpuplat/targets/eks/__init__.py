@@ -24,8 +24,8 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.eks import calendar, checks, infra, ladder, node
-from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.eks import calendar, checks, fabric, infra, ladder, node
+from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
 
 if TYPE_CHECKING:
@@ -154,6 +154,12 @@ class EKS(Target):
     def replica_devices(self, pools: list[NodePool], gpus: int) -> dict[str, str]:
         return node.replica_efa(pools, gpus)
 
+    def group_fabric(self, pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+        return fabric.group_pod(pools)
+
+    def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:
+        return fabric.note(pool)
+
     def own_device_plugin(self, pool: NodePool) -> bool:
         return node.bottlerocket(pool)
 
@@ -209,8 +215,9 @@ class EKS(Target):
     def kubelet_reserve(self, shape: Shape) -> Reserve | None:
         return node.kubelet_reserve(shape)
 
-    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
-        return node.ephemeral_reserve_gb(disk_gb)
+    def ephemeral_disk(self, pool: NodePool) -> EphemeralDisk | None:
+        size = pool.disk.size_gb
+        return EphemeralDisk.boot(size, node.ephemeral_reserve_gb(size))
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _NO_CREDENTIALS):

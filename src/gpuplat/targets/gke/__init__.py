@@ -23,7 +23,7 @@ from gpuplat.targets.base import (
 )
 from gpuplat.targets.gke import calendar, checks, infra, ladder, node
 from gpuplat.targets.gke.computeclass import CLASS_LABEL
-from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
 
 if TYPE_CHECKING:
@@ -107,6 +107,7 @@ class GKE(Target):
         Setting(("node_pools", "*", "autoscaling", "per_zone")),
         Setting(("node_pools", "*", "autoscaling", "location_policy")),
         Setting(("node_pools", "*", "placement", "policy")),
+        Setting(("node_pools", "*", "disk", "local_ssd_count")),
         Setting(("node_pools", "*", "capacity", "reservation_project")),
         Setting(("node_pools", "*", "autoscaling", "when_unavailable")),
     )
@@ -114,6 +115,7 @@ class GKE(Target):
     operator_mig_strategy = None
     operator_host_paths = True
     weight_mounts = frozenset({"copy", "image", "gcsfuse"})
+    local_ssd_ephemeral = True
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {
         "google": ("hashicorp/google", ">= 6.50, < 8")
     }
@@ -174,6 +176,7 @@ class GKE(Target):
     ) -> Iterator[Diagnostic]:
         yield from checks.pool(pool, self.device_plugin(spec), base, loc)
         yield from checks.boot_disk(pool, infra.HYPERDISK_ONLY, base, loc)
+        yield from checks.local_ssds(pool, base, loc)
         if (cap := single_capacity(pool)) is not None:
             yield from checks.named_reservation(cap, (*base, "capacity", "type"), loc)
         auto = pool.autoscaling
@@ -281,8 +284,11 @@ class GKE(Target):
     def kubelet_reserve(self, shape: Shape) -> Reserve | None:
         return node.kubelet_reserve(shape)
 
-    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
-        return node.ephemeral_reserve_gb(disk_gb)
+    def ephemeral_disk(self, pool: NodePool) -> EphemeralDisk | None:
+        return node.ephemeral_disk(pool)
+
+    def disk_write_mibps(self, pool: NodePool) -> float | None:
+        return node.disk_write_mibps(pool, infra.disk_type(pool))
 
     def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:
         """Google Cloud Managed Service for Prometheus: its query API for the cluster's project,
