@@ -91,6 +91,13 @@ class GKE(Target):
         hyper = pool.machine_type.startswith(infra.HYPERDISK_ONLY)
         return pool.disk.size_gb, "hyperdisk-balanced" if hyper else "pd-balanced"
 
+    def local_ssds(self, pool: NodePool) -> tuple[int, int, bool] | None:
+        count = pool.disk.local_ssd_count
+        if not count:
+            return None
+        shape = self.shape(pool.machine_type)
+        return count, node.LOCAL_SSD_GB, shape is not None and shape.nvme_disks == count
+
     def nat_gateways(self, cluster: Cluster, protected: bool) -> int:
         return 1 if cluster.network.private_nodes and cluster.network.cloud_nat else 0
 
