@@ -76,6 +76,22 @@ def test_python_dash_m_entry_point() -> None:
     assert done.stdout == f"gpuplat {__version__}\n"
 
 
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_is_said_before_the_command_line_is_imported(flag: str) -> None:
+    """The same text as click's version option, with neither click nor a command loaded."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "gpuplat", flag],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert done.stdout == f"gpuplat {__version__}\n" == run(flag).stdout
+    imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    assert "gpuplat.launch" in imported
+    assert not {"click", "gpuplat.cli", "gpuplat.errors"} & imported
+
+
 def test_colour_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 

@@ -34,23 +34,25 @@ def _type_checking(node: ast.If) -> bool:
     )
 
 
-def _walk(node: ast.AST) -> Iterator[ast.AST]:
-    """Every node, skipping ``if TYPE_CHECKING:`` bodies (annotations only, never run)."""
+def _walk(node: ast.AST, annotations: bool = False) -> Iterator[ast.AST]:
+    """Every node, skipping ``if TYPE_CHECKING:`` bodies (annotations only, never run) unless
+    ``annotations``."""
     for child in ast.iter_child_nodes(node):
-        if isinstance(child, ast.If) and _type_checking(child):
+        if not annotations and isinstance(child, ast.If) and _type_checking(child):
             for other in child.orelse:
                 yield from _walk(other)
             continue
         yield child
-        yield from _walk(child)
+        yield from _walk(child, annotations)
 
 
-def imports_of(name: str, path: Path, known: set[str]) -> list[Import]:
-    """gpuplat imports of one module, at module level and inside functions."""
+def imports_of(name: str, path: Path, known: set[str], annotations: bool = False) -> list[Import]:
+    """gpuplat imports of one module, at module level and inside functions (and, with
+    ``annotations``, those made for type annotations only)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: list[Import] = []
-    for node in _walk(tree):
+    for node in _walk(tree, annotations):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("gpuplat"):
@@ -70,11 +72,11 @@ def imports_of(name: str, path: Path, known: set[str]) -> list[Import]:
     return out
 
 
-def graph() -> dict[str, set[str]]:
+def graph(annotations: bool = False) -> dict[str, set[str]]:
     mods = modules()
     known = set(mods)
     return {
-        name: {i.target for i in imports_of(name, path, known) if i.target != name}
+        name: {i.target for i in imports_of(name, path, known, annotations) if i.target != name}
         for name, path in mods.items()
     }
 

@@ -90,3 +90,13 @@ def test_targets_do_not_import_what_asks_them() -> None:
         if dst.startswith(above)
     )
     assert bad == []
+
+
+def test_cost_report_and_stranded_do_not_import_each_other() -> None:
+    """Not even for type annotations: the report formats findings, findings never the report."""
+    together = [
+        c
+        for c in cycles(graph(annotations=True))
+        if {"gpuplat.cost.report", "gpuplat.cost.stranded"} <= set(c)
+    ]
+    assert together == []

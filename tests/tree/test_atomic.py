@@ -8,6 +8,7 @@ next render must finish the job.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 import shutil
@@ -129,3 +130,76 @@ def test_sigkill_at_random_moments(scenario: tuple[Path, dict[str, str], dict[st
                 (project / path).write_text(text)
             manifest = project / "envs/manifest.json"
             manifest.write_text(old["envs/manifest.json"])
+
+
+def _bench_spec(pools: int) -> tuple[str, dict[str, str]]:
+    """The benchmark's generated spec (GKE pools over clusters of 50) and its overlays."""
+    path = Path(__file__).resolve().parents[2] / "bench" / "render.py"
+    loaded = importlib.util.spec_from_file_location("bench_render", path)
+    assert loaded is not None and loaded.loader is not None
+    bench = importlib.util.module_from_spec(loaded)
+    sys.modules.setdefault("bench_render", bench)  # its dataclasses look their module up
+    loaded.loader.exec_module(bench)
+    return bench.spec(pools), {e: bench.overlay(e) for e in bench.ENVS}
+
+
+def test_sigkill_at_random_points_of_a_large_render(tmp_path: Path) -> None:
+    """A real render of 100 pools x 5 environments (150 files change), killed with SIGKILL at
+    random delays over the later half of its own measured duration: after every kill envs/ is exactly the
+    old tree or exactly the new one, and the next render finishes the job."""
+    text, overlays = _bench_spec(100)
+    pristine = tmp_path / "old"
+    (pristine / "envs").mkdir(parents=True)
+    (pristine / "gpuplat.yaml").write_text(text)
+    for env, overlay in overlays.items():
+        (pristine / "envs" / f"{env}.yaml").write_text(overlay)
+    assert run("render", cwd=pristine).exit_code == 0
+    old = rendered_only(snapshot(pristine))
+    # Every pool of every environment changes: the render rewrites every infra root.
+    edited = text.replace("max_nodes: 4}", "max_nodes: 5}")
+    assert edited != text
+    (pristine / "gpuplat.yaml").write_text(edited)
+    future = tmp_path / "future"
+    shutil.copytree(pristine, future, symlinks=True)
+    started = time.monotonic()
+    finished = start_render(future)
+    assert finished.wait() == 0
+    duration = time.monotonic() - started
+    new = rendered_only(snapshot(future))
+    assert old != new
+    rng = random.Random(20261202)
+    seen = {"old": 0, "new": 0}
+    for attempt in range(8):
+        project = tmp_path / f"kill-{attempt}"
+        shutil.copytree(pristine, project, symlinks=True)
+        proc = start_render(project)
+        # The first half of a render only reads and renders in memory: aim at the writes.
+        time.sleep(rng.uniform(0.5 * duration, 1.05 * duration))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        state = rendered_only(snapshot(project))
+        assert state in (old, new), f"kill {attempt}: a mix of the old and the new tree"
+        seen["old" if state == old else "new"] += 1
+    print(f"render {duration:.2f} s; after 8 kills: {seen}")
+    assert run("render", cwd=project).exit_code == 0
+    assert rendered_only(snapshot(project)) == new
+    assert not list((project / ".gpuplat/tmp").glob("stage-*"))
+
+
+def test_without_syncfs_each_staged_file_is_fsynced_and_the_tree_is_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fsynced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (fsynced.append(fd), real(fd))[1])
+    trees = []
+    for name, no_syncfs in (("a", "0"), ("b", "1")):
+        monkeypatch.setenv("GPUPLAT_TEST_NO_SYNCFS", no_syncfs)
+        fsynced.clear()
+        run("init", tmp_path / name)
+        assert run("render", cwd=tmp_path / name).exit_code == 0
+        trees.append((snapshot(tmp_path / name), len(fsynced)))
+    (with_syncfs, few), (without, many) = trees
+    assert with_syncfs == without
+    # With syncfs only the folders the renames changed are fsynced; without it every file too.
+    assert few < len([k for k in without if k.startswith("envs/")]) <= many

@@ -90,9 +90,9 @@ def test_hpa_roles_active_warm_cold(tmp_path: Path) -> None:
     assert bounds(by["asia"]) == ("cold", 0, 0, None, None)
     args = model_server_args(by["eu"])
     assert args["replicas"] == {"min": 2, "max": 4}
-    zero = server_view(by["eu"])["zero"]
+    zero = server_view(by["eu"]).zero
     assert zero["replicas"] == {"min": 2, "max": 4}  # type: ignore[index]
-    assert "warm standby" in str(server_view(by["eu"])["role_text"])
+    assert "warm standby" in server_view(by["eu"]).role_text
 
 
 def test_keda_roles_active_and_cold(tmp_path: Path) -> None:

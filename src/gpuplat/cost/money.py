@@ -64,3 +64,14 @@ def total(amounts: Iterable[Amount]) -> Amount:
 def month(usd_per_hour: float) -> float:
     """USD per month for a rate per hour, rounded to cents (the figure people are shown)."""
     return round(usd_per_hour * HOURS_PER_MONTH, 2)
+
+
+def amount_json(amount: Amount) -> dict[str, object]:
+    """An amount as JSON: hourly and monthly USD (null when nothing is known), and why not."""
+    known = not (amount.partial and amount.usd_per_hour == 0)
+    return {
+        "usd_per_hour": round(amount.usd_per_hour, 5) if known else None,
+        "usd_per_month": month(amount.usd_per_hour) if known else None,
+        "partial": amount.partial,
+        "unknown": list(amount.unknown),
+    }

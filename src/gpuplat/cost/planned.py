@@ -50,7 +50,7 @@ class CostDelta:
         return tuple(dict.fromkeys(r for a in amounts for r in a.unknown))
 
     def to_json(self) -> dict[str, object]:
-        from gpuplat.cost.report import amount_json
+        from gpuplat.cost.money import amount_json
 
         return {
             "floor_before": amount_json(self.floor_before),

@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from gpuplat.cost.estimate import COMMITTED, EnvCost, PoolCost
-from gpuplat.cost.money import Amount, per_node
+from gpuplat.cost.money import Amount, amount_json, per_node
 from gpuplat.cost.placement import PoolKey, pack, targeted
-from gpuplat.cost.report import amount_json
 from gpuplat.spec.model import NodePool, Spec
 from gpuplat.spec.resolve import resolve_pool, workload_pools
 from gpuplat.spec.roles import on

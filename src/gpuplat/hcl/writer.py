@@ -4,25 +4,15 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Final
+
+from gpuplat.hcl.quoting import IDENT, MEMO_SIZE, QUOTED, Raw, ident, quote, raw
 
 __all__ = ["JINJA_FILTERS", "Raw", "expr", "ident", "quote", "raw"]
 
-# Printable ASCII except `"`, `$`, `%` and `\`: such text needs no escaping.
-_PLAIN: Final = re.compile(r"[ !#&-\[\]-~]*")
-# What quote() rewrites: quote and backslash, a template introducer (`$` or `%`
-# right before `{`), and anything outside printable ASCII (kept when printable,
-# escaped otherwise).
-_SPECIAL: Final = re.compile(r'["\\]|[$%](?=\{)|[^ -~]')
-_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
-_NAMED_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
 _NOT_ASCII: Final = re.compile(r"[^\x00-\x7f]")
 
-_IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 # HCL keywords, always quoted as object keys. Terraform does read `true`,
 # `null`, `in` and `if` as plain keys, but a leading `for` opens a
 # for-expression instead; quoting the whole set is always correct and leaves
@@ -33,127 +23,8 @@ _KEYWORDS: Final = frozenset(
 # A list of scalars stays on one line while the line is at most this wide.
 _INLINE_WIDTH: Final = 80
 
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    named = _NAMED_ESCAPES.get(char)
-    if named is not None:
-        return named
-    if char in "$%":
-        return char + char  # `${` -> `$${`, `%{` -> `%%{`
-    if char.isprintable():
-        return char
-    # Control, format, separator, private-use and unassigned characters: the
-    # same set and spelling (lower-case hex) that Terraform's own writer uses,
-    # so `terraform fmt` leaves a label produced here as it is.
-    code = ord(char)
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def quote(value: str) -> str:
-    """Return the HCL quoted-string literal whose value is exactly ``value``.
-
-    This is the only way text from a spec may enter generated HCL. The result is
-    always a single line: quotes, backslashes and line breaks are escaped, every
-    control or otherwise invisible character becomes ``\\uXXXX``, and template
-    introducers are doubled (``${`` becomes ``$${``, ``%{`` becomes ``%%{``), so
-    nothing in ``value`` can end the string, start an interpolation or a
-    heredoc, or comment out what follows.
-
-    Args:
-        value: the text to embed.
-
-    Returns:
-        The literal, including its surrounding double quotes.
-
-    Raises:
-        TypeError: if ``value`` is not a ``str``.
-        ValueError: if ``value`` holds a lone surrogate, or is not in Unicode NFC
-            form (Terraform normalises every string to NFC, so such text could
-            not come back unchanged).
-    """
-    if not isinstance(value, str):
-        raise TypeError(f"quote() takes a str, not {type(value).__name__}")
-    text = str.__str__(value)  # a plain str: subclasses such as Markup escape on `+`
-    if _PLAIN.fullmatch(text):
-        return f'"{text}"'
-    surrogate = _SURROGATE.search(text)
-    if surrogate is not None:
-        raise ValueError(
-            f"quote(): lone surrogate U+{ord(surrogate.group()):04X} at index "
-            f"{surrogate.start()} cannot be written as HCL text"
-        )
-    if not unicodedata.is_normalized("NFC", text):
-        raise ValueError(
-            "quote(): text is not in Unicode NFC form and Terraform would silently "
-            f"normalise it (e.g. 'e\\u0301' becomes 'é'); normalise it first: {text!r}"
-        )
-    return '"' + _SPECIAL.sub(_escape, text) + '"'
-
-
-def ident(name: str) -> str:
-    """Return ``name`` unchanged if it is a valid HCL identifier.
-
-    Meant for block labels and module names derived from already-validated spec
-    names, where quoting would hide a naming mistake instead of reporting it.
-
-    Args:
-        name: the candidate identifier.
-
-    Returns:
-        ``name``, as a plain ``str``.
-
-    Raises:
-        TypeError: if ``name`` is not a ``str``.
-        ValueError: if ``name`` is not ``[A-Za-z_][A-Za-z0-9_-]*``.
-    """
-    if not isinstance(name, str):
-        raise TypeError(f"ident() takes a str, not {type(name).__name__}")
-    if _IDENT.fullmatch(name) is None:
-        raise ValueError(
-            f"{name!r} is not a valid HCL identifier: it must start with an ASCII letter "
-            "or '_' and continue with ASCII letters, digits, '_' or '-'"
-        )
-    return str.__str__(name)
-
-
-@dataclass(frozen=True, slots=True)
-class Raw:
-    """An HCL expression that expr() writes verbatim, such as ``var.region``.
-
-    Build it with raw(); the text is trusted, so it must never contain spec data.
-    """
-
-    text: str
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.text, str):
-            raise TypeError(f"raw() takes a str, not {type(self.text).__name__}")
-        if not self.text.strip():
-            raise ValueError("raw(): an HCL expression cannot be empty")
-        if "\n" in self.text or "\r" in self.text:
-            # expr() must know the exact shape of what it emits to stay
-            # fmt-clean; a multi-line expression belongs in a template.
-            raise ValueError(f"raw(): expression must fit on one line: {self.text!r}")
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def raw(text: str) -> Raw:
-    """Mark ``text`` as an already-valid, trusted HCL expression for expr().
-
-    Args:
-        text: a one-line expression, e.g. ``module.net.subnet_ids`` or ``var.x``.
-
-    Returns:
-        A Raw marker that expr() embeds without quoting.
-
-    Raises:
-        TypeError: if ``text`` is not a ``str``.
-        ValueError: if ``text`` is blank or spans several lines.
-    """
-    return Raw(text)
+_KEYS: dict[str, str] = {}
+_SEGMENTS: dict[tuple[object, ...], str] = {}
 
 
 def expr(value: object, indent: int = 0) -> str:
@@ -189,6 +60,9 @@ def expr(value: object, indent: int = 0) -> str:
 
 
 def _expr(value: object, level: int) -> str:
+    kind = type(value)
+    if kind is str:
+        return QUOTED.get(value) or quote(value)  # type: ignore[call-overload,arg-type]
     if isinstance(value, Raw):
         return value.text
     if value is None:
@@ -227,9 +101,19 @@ def _tuple(items: list[object] | tuple[object, ...], level: int) -> str:
 
 
 def _key(key: object) -> str:
+    known = _KEYS.get(key) if type(key) is str else None
+    if known is not None:
+        return known
+    text = _new_key(key)
+    if type(key) is str and len(_KEYS) < MEMO_SIZE:
+        _KEYS[key] = text
+    return text
+
+
+def _new_key(key: object) -> str:
     if not isinstance(key, str):
         raise TypeError(f"expr(): object keys must be str, not {type(key).__name__}")
-    if _IDENT.fullmatch(key) and key not in _KEYWORDS:
+    if IDENT.fullmatch(key) and key not in _KEYWORDS:
         return str.__str__(key)
     # terraform fmt lines up `=` by the keys' widths in grapheme clusters. A key written in
     # ASCII alone (other characters as \u escapes, which Terraform reads back as the same
@@ -245,9 +129,36 @@ def _unicode_escape(match: re.Match[str]) -> str:
 def _object(mapping: Mapping[object, object], level: int) -> str:
     if not mapping:
         return "{}"
+    frozen = _frozen(mapping)
+    memo = (level, frozen) if frozen is not None else None
+    if memo is not None:
+        known = _SEGMENTS.get(memo)
+        if known is not None:
+            return known
     names = {key: _key(key) for key in mapping}  # checks every key is a str
     entries = [(names[key], mapping[key]) for key in sorted(names, key=str.__str__)]
-    return "\n".join(["{", *_aligned(entries, level + 1), "  " * level + "}"])
+    text = "\n".join(["{", *_aligned(entries, level + 1), "  " * level + "}"])
+    if memo is not None and len(_SEGMENTS) < MEMO_SIZE:
+        _SEGMENTS[memo] = text
+    return text
+
+
+# float is left out: ``0.0 == -0.0`` with one hash, yet they are written differently.
+_SCALARS: Final = frozenset({str, int, bool, type(None), Raw})
+
+
+def _frozen(mapping: Mapping[object, object]) -> tuple[object, ...] | None:
+    """A hashable stand-in for a mapping of scalars (None when a value is not a scalar).
+
+    Types are part of it: ``True == 1`` and ``1 == 1.0``, but they are written differently.
+    """
+    out: list[object] = []
+    for key, value in mapping.items():
+        kind = type(value)
+        if kind not in _SCALARS or type(key) is not str:
+            return None
+        out += (key, kind, value)
+    return tuple(out)
 
 
 def attributes(
@@ -262,10 +173,61 @@ def attributes(
     Raises:
         ValueError: A name is not an identifier.
     """
-    notes = comments or {}
-    entries = [(ident(name), value) for name, value in mapping.items()]
-    lines = _aligned(entries, indent, {ident(k): v for k, v in notes.items()})
-    return "\n".join(lines)
+    if comments:
+        entries = [(ident(name), value) for name, value in mapping.items()]
+        lines = _aligned(entries, indent, {ident(k): v for k, v in comments.items()})
+        return "\n".join(lines)
+    # A non-empty object value always spans lines, so it ends the alignment run: the lines up
+    # to it do not depend on the entries after it. Each such segment is written once per
+    # distinct value and reused (the same pool in every environment, the same settings in
+    # many pools).
+    texts: list[str] = []
+    segment: list[tuple[str, object]] = []
+    frozen: list[object] = [indent]
+    for name, value in mapping.items():
+        segment.append((name, value))
+        frozen += (name, _freeze(value))
+        if isinstance(value, Mapping) and value:
+            texts.append(_segment(segment, frozen, indent))
+            segment, frozen = [], [indent]
+    if segment:
+        texts.append(_segment(segment, frozen, indent))
+    return "\n".join(texts)
+
+
+def _segment(entries: list[tuple[str, object]], frozen: list[object], indent: int) -> str:
+    key = tuple(frozen) if _UNFROZEN not in frozen else None
+    if key is not None:
+        known = _SEGMENTS.get(key)
+        if known is not None:
+            return known
+    text = "\n".join(_aligned([(ident(name), value) for name, value in entries], indent))
+    if key is not None and len(_SEGMENTS) < MEMO_SIZE:
+        _SEGMENTS[key] = text
+    return text
+
+
+_UNFROZEN: Final = object()
+"""What _freeze() gives for a value it cannot stand in for (the segment is then not reused)."""
+
+
+def _freeze(value: object) -> object:
+    """A hashable stand-in for a value, equal only for values written alike."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return (kind, value)
+    if kind is dict:
+        out: list[object] = [dict]
+        for key, item in value.items():  # type: ignore[attr-defined]
+            frozen = _freeze(item)
+            if frozen is _UNFROZEN or type(key) is not str:
+                return _UNFROZEN
+            out += (key, frozen)
+        return tuple(out)
+    if kind is list or kind is tuple:
+        items = [_freeze(item) for item in value]  # type: ignore[attr-defined]
+        return _UNFROZEN if _UNFROZEN in items else (list, *items)
+    return _UNFROZEN
 
 
 def _aligned(

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 import yaml
 
 from gpuplat.addons import AddonsPlan, plan_addons
+from gpuplat.manifests.group import group_object
 from gpuplat.manifests.pod import Obj, pod_spec
 from gpuplat.spec.load import EnvSpec
 from gpuplat.targets import target
@@ -92,33 +93,37 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
                 },
             }
         )
-    objects += [
-        {
-            "apiVersion": "apps/v1",
-            "kind": "Deployment",
-            "metadata": _meta(plan.name, ns, labels),
-            "spec": {
-                **_replicas(plan),
-                "progressDeadlineSeconds": plan.progress_deadline_seconds,
-                "revisionHistoryLimit": plan.rollout.revision_history_limit,
-                "selector": {"matchLabels": dict(plan.selector)},
-                "strategy": {
-                    "type": "RollingUpdate",
-                    "rollingUpdate": {
-                        "maxSurge": plan.rollout.max_surge,
-                        "maxUnavailable": plan.rollout.max_unavailable,
-                    },
+    server: Obj = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": _meta(plan.name, ns, labels),
+        "spec": {
+            **_replicas(plan),
+            "progressDeadlineSeconds": plan.progress_deadline_seconds,
+            "revisionHistoryLimit": plan.rollout.revision_history_limit,
+            "selector": {"matchLabels": dict(plan.selector)},
+            "strategy": {
+                "type": "RollingUpdate",
+                "rollingUpdate": {
+                    "maxSurge": plan.rollout.max_surge,
+                    "maxUnavailable": plan.rollout.max_unavailable,
                 },
-                "template": {"metadata": template_meta, "spec": pod_spec(plan)},
             },
+            "template": {"metadata": template_meta, "spec": pod_spec(plan)},
         },
+    }
+    if plan.group is not None:
+        server = group_object(plan, plan.group, _meta(plan.name, ns, labels), template_meta)
+    served = plan.group.leader_selector if plan.group is not None else plan.selector
+    objects += [
+        server,
         {
             "apiVersion": "v1",
             "kind": "Service",
             "metadata": _meta(plan.name, ns, labels),
             "spec": {
                 "type": "ClusterIP",
-                "selector": dict(plan.selector),
+                "selector": dict(served),
                 "ports": [{"name": "http", "port": plan.port, "targetPort": "http"}],
             },
         },

@@ -16,7 +16,7 @@ from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
 from gpuplat.render.naming import STAGES, module_label, root_dir, to_project
 from gpuplat.render.platform import platform_view
-from gpuplat.render.serving import server_view
+from gpuplat.render.serving import ModuleCall, ServerView, server_view
 from gpuplat.render.templates import environment
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster
@@ -126,22 +126,22 @@ def _platform(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[st
 def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str], set[str]]:
     cloud = target(cluster.cloud)
     plans = serving_plans(env, cluster.name)
-    servers = [server_view(p) for p in plans]
-    for server in servers:
-        args, source = server["args"], server["source"]
-        assert isinstance(args, dict) and isinstance(source, str)
-        reader = cloud.weights_reader(cluster, source, args["namespace"], args["name"])
-        server["reader"] = (
+    servers: list[ServerView] = []
+    for plan in plans:
+        source = plan.weights.source if plan.weights.mode != "image" else ""
+        reader = cloud.weights_reader(cluster, source, plan.namespace, plan.name)
+        call = (
             None
             if reader is None
-            else {"module": module_label("weights", args["name"], cluster.name), "args": reader}
+            else ModuleCall(module_label("weights", plan.name, cluster.name), reader)
         )
-    for plan, server in zip(plans, servers, strict=True):
+        server = server_view(plan, call)
         _floored(plan, server)
+        servers.append(server)
     modules = {"model-server"} if servers else set()
-    if any(s["reader"] for s in servers) and cloud.weights_reader_module is not None:
+    if any(s.reader for s in servers) and cloud.weights_reader_module is not None:
         modules.add(cloud.weights_reader_module)
-    if any(s["zero"] for s in servers):
+    if any(s.zero for s in servers):
         modules.add("scale-to-zero")
     # KEDA's operator queries the cloud's managed Prometheus: one read grant per cluster.
     managed = any(p.scaler and p.scaler.queue and p.scaler.queue.auth_provider for p in plans)
@@ -149,11 +149,9 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
     metrics_reader = None
     if reader_args is not None and cloud.metrics_reader_module is not None:
         modules.add(cloud.metrics_reader_module)
-        metrics_reader = {
-            "module": f"metrics_{cluster.name}",
-            "source": cloud.metrics_reader_module,
-            "args": reader_args,
-        }
+        metrics_reader = ModuleCall(
+            f"metrics_{cluster.name}", reader_args, cloud.metrics_reader_module
+        )
     # One map written by expr(), which aligns its keys as terraform fmt does at any width.
     endpoints: dict[str, object] = {}
     # What a front door (DNS, a global load balancer, a multi-cluster gateway) needs per
@@ -163,7 +161,7 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         key = f"{plan.name}@{plan.cluster}"
         # Clients of a scale-to-zero workload call its front Service; others its own Service.
         front = plan.scaler is not None and plan.scaler.http is not None
-        module = str(s["zero_module"] if front else s["module"])
+        module = s.zero_module if front else s.module
         endpoint = raw(f"module.{ident(module)}.{'endpoint' if front else 'service'}")
         endpoints[key] = endpoint
         placements[key] = {"role": plan.role, "serving": plan.primary, "endpoint": endpoint}
@@ -177,24 +175,22 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
     return context, modules, {"kubernetes"}
 
 
-def _floored(plan: ServingPlan, server: dict[str, object]) -> None:
+def _floored(plan: ServingPlan, server: ServerView) -> None:
     """Replica floors a failover raises for the length of its move (``var.failover_floor``,
     keyed by the model server's module label): the Deployment a failover replaces starts at
     the source's serving count and the autoscaler cannot take it below that until the
     failover hands the count back by applying the root without the floor."""
     if plan.scaler is None:
         return
-    key = ident(str(server["module"]))
+    key = ident(server.module)
     floor = f'lookup(var.failover_floor, "{key}", 0)'
     high = plan.scaler.max_replicas
-    args = server["args"]
-    assert isinstance(args, dict)
-    args["replicas"] = {
+    server.args["replicas"] = {
         "min": raw(f"min({plan.replicas_max}, max({plan.replicas_min}, {floor}))"),
         "max": plan.replicas_max,
     }
-    zero = server["zero"]
-    assert isinstance(zero, dict)
+    zero = server.zero
+    assert zero is not None  # an autoscaled workload has its scaler's arguments
     zero["replicas"] = {
         "min": raw(f"min({high}, max({plan.scaler.min_replicas}, {floor}))"),
         "max": high,

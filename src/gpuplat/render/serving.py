@@ -7,10 +7,13 @@ plan, say the same thing (tests/parity proves it with a real terraform plan).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gpuplat.hcl.writer import Raw, expr, raw
 from gpuplat.render.access import provider_alias
 from gpuplat.render.naming import module_label
 from gpuplat.workload.blob import CLIENT_ID_ANNOTATION, BlobReader
+from gpuplat.workload.group import RESTART_POLICY, STARTUP_POLICY, GroupPlan
 from gpuplat.workload.health import Probe
 from gpuplat.workload.serving import EnvVar, ServingPlan
 from gpuplat.workload.weights import Weights
@@ -126,6 +129,8 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         placement["node_selector"] = dict(plan.node_selector)
     if plan.gpu_quota is not None:
         args["gpu_quota"] = plan.gpu_quota
+    if plan.group is not None:
+        args["group"] = group_args(plan.group)
     args["rollout"] = {
         "max_surge": plan.rollout.max_surge,
         "max_unavailable": plan.rollout.max_unavailable,
@@ -133,6 +138,20 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         "revision_history_limit": plan.rollout.revision_history_limit,
     }
     return args
+
+
+def group_args(group: GroupPlan) -> dict[str, object]:
+    """The model-server module's ``group`` input: one multi-host replica's LeaderWorkerSet."""
+    return {
+        "size": group.size,
+        "leader_command": list(group.leader_command),
+        "worker_command": list(group.worker_command),
+        "max_surge": group.max_surge,
+        "max_unavailable": group.max_unavailable,
+        "startup_policy": STARTUP_POLICY,
+        "restart_policy": RESTART_POLICY,
+        "service_selector": dict(group.leader_selector),
+    }
 
 
 def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
@@ -193,21 +212,57 @@ def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
     return args
 
 
-def server_view(plan: ServingPlan) -> dict[str, object]:
+@dataclass(frozen=True)
+class ModuleCall:
+    """A module call the serving root writes beside a model server: its label and arguments."""
+
+    module: str
+    args: dict[str, object]
+    source: str = ""
+    """The module's name, where the template does not name it itself."""
+
+
+@dataclass(frozen=True)
+class ServerView:
+    """One workload on one cluster as the serving root writes it (what the template reads)."""
+
+    workload: str
+    cluster: str
+    primary: bool
+    role_text: str
+    module: str
+    zero_module: str
+    alias: str
+    args: dict[str, object]
+    """The model-server module's arguments (``var.failover_floor`` may bound its replicas)."""
+    zero: dict[str, object] | None
+    """The scale-to-zero module's arguments; None without an autoscaler."""
+    scale_reason: str
+    source: str
+    """Where the weights come from; empty when they are in the image."""
+    rollout_reason: str
+    startup_reason: str
+    requests_reason: str
+    reader: ModuleCall | None
+    """Read access to the weights, where the cloud grants it with a module of its own."""
+
+
+def server_view(plan: ServingPlan, reader: ModuleCall | None = None) -> ServerView:
     """One workload on one cluster as the serving root writes it."""
-    return {
-        "workload": plan.name,
-        "cluster": plan.cluster,
-        "primary": plan.primary,
-        "role_text": ROLE_TEXT[plan.role],
-        "module": module_label("serve", plan.name, plan.cluster),
-        "zero_module": module_label("zero", plan.name, plan.cluster),
-        "alias": provider_alias(plan.cluster),
-        "args": model_server_args(plan),
-        "zero": scaler_args(plan),
-        "scale_reason": plan.scaler.explain() if plan.scaler is not None else "",
-        "source": plan.weights.source if plan.weights.mode != "image" else "",
-        "rollout_reason": plan.rollout.reason,
-        "startup_reason": plan.startup.explain(),
-        "requests_reason": plan.requests_reason,
-    }
+    return ServerView(
+        workload=plan.name,
+        cluster=plan.cluster,
+        primary=plan.primary,
+        role_text=ROLE_TEXT[plan.role],
+        module=module_label("serve", plan.name, plan.cluster),
+        zero_module=module_label("zero", plan.name, plan.cluster),
+        alias=provider_alias(plan.cluster),
+        args=model_server_args(plan),
+        zero=scaler_args(plan),
+        scale_reason=plan.scaler.explain() if plan.scaler is not None else "",
+        source=plan.weights.source if plan.weights.mode != "image" else "",
+        rollout_reason=plan.rollout.reason,
+        startup_reason=plan.startup.explain(),
+        requests_reason=plan.requests_reason,
+        reader=reader,
+    )

@@ -50,6 +50,8 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        # The templates ship with gpuplat and do not change while it runs: no stat per use.
+        auto_reload=False,
     )
     env.filters.update(JINJA_FILTERS)
     env.filters["comment"] = comment

@@ -131,12 +131,31 @@ def is_ladder(pool: NodePool) -> bool:
     return isinstance(pool.capacity, list) and len(pool.capacity) > 1
 
 
+_LADDERS: dict[tuple[int, int, RungNamer], tuple[Cluster, NodePool, Ladder]] = {}
+"""Ladders already worked out, by the identity of their (immutable) cluster and pool: the checks,
+the views of every stage and the serving plans all ask for each pool's ladder. The entry holds
+both objects, so their ids cannot be reused while it lives."""
+_LADDERS_MAX = 1 << 15
+
+
 def ladder(cluster: Cluster, pool: NodePool, namer: RungNamer) -> Ladder:
     """The ladder of a pool: one rung for a single capacity mapping.
 
     ``namer`` is the cloud's rule for a rung's node pool name (``Target.rung_pool_name``);
     shared code reaches this through ``Target.ladder``, which passes it.
     """
+    key = (id(cluster), id(pool), namer)
+    known = _LADDERS.get(key)
+    if known is not None and known[0] is cluster and known[1] is pool:
+        return known[2]
+    found = _ladder(cluster, pool, namer)
+    if len(_LADDERS) >= _LADDERS_MAX:
+        _LADDERS.clear()
+    _LADDERS[key] = (cluster, pool, found)
+    return found
+
+
+def _ladder(cluster: Cluster, pool: NodePool, namer: RungNamer) -> Ladder:
     gpus = resolve_pool(cluster, pool).gpus_per_node
     auto = pool.autoscaling
     cap_gpus = auto.max_gpus

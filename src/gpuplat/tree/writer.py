@@ -6,6 +6,12 @@ next to the old one — unchanged files as hard links, so their inodes and mtime
 two are swapped with one ``renameat2(RENAME_EXCHANGE)`` call. Before that call the old tree is
 untouched; after it the new tree is complete. Where the kernel or file system lacks the
 exchange, two renames guarded by a journal are used, and the next run rolls back a half swap.
+
+Durability: files are written without a flush each; once the whole stage is written, one
+``syncfs`` on its file system (or, where that call is missing, an fsync of every staged file and
+folder) makes it durable before anything is renamed into place, and the folders the renames
+changed are fsynced after them. So a machine that loses power mid-render also comes back with
+the previous tree or the new one, never a renamed tree whose files are still empty.
 """
 
 from __future__ import annotations
@@ -95,26 +101,37 @@ def write(
     if stage.exists():
         shutil.rmtree(stage)
     stage.mkdir()
+    written: list[Path] = []
     try:
-        for folder in new_module_folders:
+        folders = list(new_module_folders)
+        for folder in folders:
             built = stage / folder
             for path, text in files.items():
                 if path.startswith(folder + "/"):
-                    _write_file(built / path[len(folder) + 1 :], text)
+                    written.append(_write_file(built / path[len(folder) + 1 :], text))
+        staged = _stage_envs(root, stage, files, changes, manifest_text, written)
+        _durable(stage, written)
         _pause("modules-staged")
-        for folder in new_module_folders:
+        for folder in folders:
             target = root / folder
             target.parent.mkdir(parents=True, exist_ok=True)
             (stage / folder).rename(target)
+        _sync_dirs({(root / folder).parent for folder in folders})
         _pause("modules-placed")
-        _swap_envs(root, stage, files, changes, manifest_text)
+        _swap_envs(root, stage, staged)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def _swap_envs(
-    root: Path, stage: Path, files: dict[str, str], changes: Iterable[Change], manifest: str
-) -> None:
+def _stage_envs(
+    root: Path,
+    stage: Path,
+    files: dict[str, str],
+    changes: Iterable[Change],
+    manifest: str,
+    written: list[Path],
+) -> Path:
+    """The complete new envs/ beside the live one: unchanged files hard-linked, the rest new."""
     live = root / "envs"
     staged = stage / "envs"
     if live.exists():
@@ -127,37 +144,101 @@ def _swap_envs(
         if change.action == "delete":
             target.unlink(missing_ok=True)
         else:
-            _write_file(target, files[change.path])
-    _write_file(staged / MANIFEST.removeprefix("envs/"), manifest)
+            written.append(_write_file(target, files[change.path]))
+    written.append(_write_file(staged / MANIFEST.removeprefix("envs/"), manifest))
+    return staged
+
+
+def _swap_envs(root: Path, stage: Path, staged: Path) -> None:
+    live = root / "envs"
     _pause("envs-staged")
     if not live.exists():
         staged.rename(live)
+        _sync_dirs({root})
         return
     if _exchange(staged, live):
+        _sync_dirs({root})
         _pause("envs-swapped")
         return
     _fallback_swap(root, live, staged, stage)
+    _sync_dirs({root})
 
 
 def _fallback_swap(root: Path, live: Path, staged: Path, stage: Path) -> None:
     journal = root / TMP / JOURNAL
     old = stage / "old-envs"
     record = {"live": "envs", "old": old.relative_to(root).as_posix()}
-    _write_file(journal, json.dumps(record))
+    _durable(journal.parent, [_write_file(journal, json.dumps(record))])
     live.rename(old)
     _pause("fallback-half")
     staged.rename(live)
     journal.unlink()
 
 
-def _write_file(path: Path, text: str) -> None:
-    """Write a new file (never into an existing inode: it may be a hard link to the live tree)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _write_file(path: Path, text: str) -> Path:
+    """Write a new file (never into an existing inode: it may be a hard link to the live tree).
+
+    Not flushed: :func:`_durable` makes a whole stage durable at once before it is renamed in.
+    """
+    data = text.encode("utf-8")
     path.unlink(missing_ok=True)
-    with path.open("w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+    return path
+
+
+def _syncfs() -> object | None:
+    """libc's ``syncfs`` (Linux), or None where there is no such call."""
+    if os.environ.get("GPUPLAT_TEST_NO_SYNCFS") == "1":
+        return None  # seam: exercise the per-file fsync fallback
+    try:
+        return ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return None
+
+
+def _durable(stage: Path, written: list[Path]) -> None:
+    """Make every file written under ``stage`` (and the folders holding them) durable at once.
+
+    One ``syncfs`` writes back the whole file system the stage lives on: its files' data and
+    the journal holding their names. Without that call, each file and then each folder is
+    fsynced, in one batch after all were written.
+    """
+    syncfs = _syncfs()
+    if syncfs is not None:
+        fd = os.open(stage, os.O_RDONLY)
+        try:
+            if syncfs(fd) == 0:  # type: ignore[operator]
+                return
+        finally:
+            os.close(fd)
+    for path in written:
+        _fsync(path)
+    _sync_dirs({p.parent for p in written})
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_dirs(folders: Iterable[Path]) -> None:
+    """fsync folders whose entries changed (a rename is durable once its folder is)."""
+    for folder in sorted(set(folders)):
+        if folder.is_dir():
+            _fsync(folder)
 
 
 def refuse_foreign(target: Path) -> None:
@@ -195,8 +276,8 @@ def replace_dir(target: Path, files: dict[str, str], marker: str, marker_text: s
     if stage.exists():
         shutil.rmtree(stage)
     try:
-        for rel, text in wanted.items():
-            _write_file(stage / rel, text)
+        written = [_write_file(stage / rel, text) for rel, text in wanted.items()]
+        _durable(stage, written)
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
             stage.rename(target)
@@ -205,6 +286,7 @@ def replace_dir(target: Path, files: dict[str, str], marker: str, marker_text: s
             target.rename(old)
             stage.rename(target)
             shutil.rmtree(old)
+        _sync_dirs({target.parent})
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     return True

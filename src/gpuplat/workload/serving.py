@@ -19,7 +19,8 @@ from gpuplat.spec.resolve import workload_pools
 from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
 from gpuplat.workload.budget import StartupBudget, startup_budget
-from gpuplat.workload.capacity import left_for, per_node, pool_units
+from gpuplat.workload.capacity import left_for, pool_units, started_at_once
+from gpuplat.workload.group import GroupPlan, hugepages_note, memory_beside, plan_group
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
 from gpuplat.workload.rollout import Rollout, rollout, running_at_rollout
@@ -137,6 +138,8 @@ class ServingPlan:
     pool_label: str = POOL_LABEL
     requests_reason: str = ""
     """Where the CPU and memory requests come from: the node's arithmetic, for people."""
+    group: GroupPlan | None = None
+    """A multi-host replica: a LeaderWorkerSet group (workload/group.py), not a Deployment."""
 
     @property
     def replicas_initial(self) -> int:
@@ -184,20 +187,27 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     role = bounds(workload, cluster.name)
     workload = on(workload, cluster.name)
     weights = weights_for(workload, cluster)
+    share = disk_share_mbps(cluster, pools, workload)
     budget = startup_budget(
         workload.model.size_gb,
         workload.model.load_bandwidth_mbps,
         workload.image_pull_time,
         workload.load_time_budget,
         copied=weights.mode == "copy",
-        copy_mbps=copy_mbps(cluster, pools, workload.gpus),
+        copy_mbps=share,
+        fill_mbps=share if weights.mode == "gcsfuse" else None,
     )
     low, high = role.low, role.high
     node_selector, class_tolerations = _ladder_selector(cluster, pools)
     fits, capacity_text = left_for(spec, workload, cluster)
     fixed = autoscale_kind(workload, low, high) == "none"
     running = running_at_rollout(low, high, scaled=not fixed)
-    plan_rollout = rollout(fits, workload.gpus, running, capacity_text, fixed=fixed)
+    # A multi-host replica is a group of whole nodes: placed, surged and drained as one.
+    size = workload.group_size
+    fits //= size
+    plan_rollout = rollout(
+        fits, workload.gpus * size, running, capacity_text, fixed=fixed, group_nodes=size
+    )
     resources = replica_resources(spec, cluster, pools, workload, fuse=weights.mode == "gcsfuse")
     if weights.mode == "copy":
         weights = replace(
@@ -205,6 +215,17 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
             init_requests=dict(resources.init_requests),
             init_limits=dict(resources.init_limits),
         )
+    selector = {"gpuplat.dev/workload": workload.name}
+    server = server_of(workload.server, workload.image)
+    group = plan_group(
+        workload,
+        server.name if server is not None else None,
+        weights.model_path,
+        tuple(_model_path(a, weights) for a in workload.args),
+        selector,
+        (plan_rollout.max_surge, plan_rollout.max_unavailable),
+    )
+    fabric, fabric_env = target(cluster.cloud).group_fabric(pools) if group else ({}, {})
     labels = {
         "app.kubernetes.io/name": workload.name,
         "app.kubernetes.io/managed-by": "gpuplat",
@@ -221,7 +242,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         command=tuple(_model_path(c, weights) for c in workload.command),
         args=tuple(_model_path(a, weights) for a in workload.args),
         port=workload.port,
-        env=_env(workload, weights),
+        env=_env(workload, weights, fabric_env),
         replicas_min=low,
         replicas_max=high,
         gpu_count=workload.gpus,
@@ -232,7 +253,9 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         node_selector=node_selector,
         gpu_quota=_gpu_quota(cluster, pools, dra=device_plugin(spec, cluster) == "dra"),
         cpu=resources.cpu,
-        memory=resources.memory,
+        memory=memory_beside(
+            resources.memory, fabric, explicit=workload.resources.memory is not None
+        ),
         ephemeral_storage=weights.size_limit,
         startup=budget,
         probes=probes(workload.health_path, budget),
@@ -259,12 +282,13 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
             scrape=_scrape(workload),
         ),
         labels=labels,
-        selector={"gpuplat.dev/workload": workload.name},
+        selector=selector,
         pod_labels=dict(sorted({**workload.pod_labels, **weights.pod_labels, **labels}.items())),
         pod_annotations=dict(sorted({**workload.pod_annotations, **weights.annotations}.items())),
         automount_token=weights.mode == "gcsfuse",
-        devices=target(cluster.cloud).replica_devices(pools, workload.gpus),
-        requests_reason=resources.explain(workload.gpus),
+        devices={**target(cluster.cloud).replica_devices(pools, workload.gpus), **fabric},
+        requests_reason=resources.explain(workload.gpus) + hugepages_note(fabric),
+        group=group,
     )
 
 
@@ -282,17 +306,18 @@ MIB = 1.048576
 """MB in a MiB: disk rates are quoted in MiB/s, weights sizes and bandwidths in GB and MB/s."""
 
 
-def copy_mbps(cluster: Cluster, pools: list[NodePool], gpus: int) -> float | None:
-    """MB/s one replica's weights copy gets from its node's disk on the slowest of its pools:
-    the disk's write rate shared by the replicas a new node starts at once (all that fit on it
-    copy together). None when a pool's disk rate is not known."""
+def disk_share_mbps(cluster: Cluster, pools: list[NodePool], workload: Workload) -> float | None:
+    """MB/s one replica's weights (a copy, or a Cloud Storage FUSE file cache) get from its
+    node's disk on the slowest of its pools: the disk's write rate shared by the replicas a new
+    node starts at once (all of the workload's that fit on it, up to its most replicas). None
+    when a pool's disk rate is not known."""
     cloud = target(cluster.cloud)
     rates = []
     for pool in pools:
         mibps = cloud.disk_write_mibps(pool)
         if mibps is None:
             return None
-        rates.append(mibps * MIB / max(per_node(cluster, pool, gpus), 1))
+        rates.append(mibps * MIB / started_at_once(cluster, pool, workload))
     return min(rates, default=None)
 
 
@@ -327,9 +352,13 @@ def _model_path(text: str, weights: Weights) -> str:
     return text.replace(MODEL_PATH_PLACEHOLDER, weights.model_path)
 
 
-def _env(workload: Workload, weights: Weights) -> tuple[EnvVar, ...]:
-    """The server's environment, sorted by name, with MODEL_PATH unless the spec sets it."""
+def _env(
+    workload: Workload, weights: Weights, fabric: dict[str, str] | None = None
+) -> tuple[EnvVar, ...]:
+    """The server's environment, sorted by name, with MODEL_PATH unless the spec sets it, and
+    a multi-host group's fabric settings unless the spec sets them."""
     out = [EnvVar(MODEL_PATH_ENV, weights.model_path)] if MODEL_PATH_ENV not in workload.env else []
+    out += [EnvVar(k, v) for k, v in (fabric or {}).items() if k not in workload.env]
     for name, value in workload.env.items():
         if isinstance(value, str):
             out.append(EnvVar(name, _model_path(value, weights)))

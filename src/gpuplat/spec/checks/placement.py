@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import workload_pools
 from gpuplat.targets import target
-from gpuplat.workload.allocatable import ephemeral_allocatable_gb
 from gpuplat.workload.capacity import (
     groups,
     max_replicas_on,
@@ -53,9 +53,25 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
                     for d in group
                 ),
             )
+        residents = _residents(spec, cluster)
         for pool in cluster.node_pools:
-            if (cluster.name, pool.name) not in broken:
-                yield from _disk(spec, cluster, pool, loc)
+            if (cluster.name, pool.name) not in broken and id(pool) in residents:
+                yield from _disk(spec, cluster, pool, loc, residents[id(pool)])
+
+
+def _residents(spec: Spec, cluster: Cluster) -> dict[int, list[int]]:
+    """Pool (by identity) -> indexes of the workloads with weights on disk that may run there.
+
+    Asked once per cluster rather than once per pool and workload: a spec of thousands of
+    pools has few workloads, and most pools take none of them.
+    """
+    out: dict[int, list[int]] = {}
+    for i, workload in enumerate(spec.workloads):
+        if _on_disk_gib(workload, cluster) is None:
+            continue
+        for pool in workload_pools(spec, workload).get(cluster.name, []):
+            out.setdefault(id(pool), []).append(i)
+    return out
 
 
 def _on_disk_gib(workload: Workload, cluster: Cluster) -> int | None:
@@ -68,18 +84,18 @@ def _on_disk_gib(workload: Workload, cluster: Cluster) -> int | None:
     return None
 
 
-def _disk(spec: Spec, cluster: Cluster, pool: NodePool, loc: Locator) -> Iterator[Diagnostic]:
+def _disk(
+    spec: Spec, cluster: Cluster, pool: NodePool, loc: Locator, residents: list[int]
+) -> Iterator[Diagnostic]:
     """Copied weights (or FUSE file caches) of the replicas one node holds must fit its disk."""
-    allocatable = ephemeral_allocatable_gb(cluster, pool)
-    if allocatable is None:
+    ephemeral = target(cluster.cloud).ephemeral_disk(pool)
+    if ephemeral is None:
         return
+    allocatable = ephemeral.allocatable_gb
     room = allocatable - IMAGE_RESERVE_GB
     worst: tuple[int, int, int] | None = None  # (GiB, workload index, replicas per node)
-    for i, workload in enumerate(spec.workloads):
-        if _on_disk_gib(workload, cluster) is None:
-            continue
-        if pool not in workload_pools(spec, workload).get(cluster.name, []):
-            continue
+    for i in residents:
+        workload = spec.workloads[i]
         # No more replicas on a node than the workload ever runs.
         count = min(per_node(cluster, pool, workload.gpus), max_replicas_on(workload, cluster))
         need = count * (_on_disk_gib(workload, cluster) or 0)
@@ -90,19 +106,34 @@ def _disk(spec: Spec, cluster: Cluster, pool: NodePool, loc: Locator) -> Iterato
     need, index, count = worst
     workload = spec.workloads[index]
     size = _on_disk_gib(workload, cluster)
-    disk = pool.disk.size_gb
+    disk = ephemeral.size_gb
     cached = workload.model.mount == "gcsfuse" and size == fuse_cache_gib(workload.model.size_gb)
     what = "Cloud Storage FUSE file caches" if cached else "weights"
     verb = "fill" if cached else "copy"
     yield loc.error(
         ("workloads", index, "model", "size_gb"),
         f'{count} replica(s) per node of pool "{pool.name}" in cluster "{cluster.name}" {verb} '
-        f"{count} x {size} GiB = {need} GiB of {what} onto a {disk} GB boot disk that leaves "
+        f"{count} x {size} GiB = {need} GiB of {what} onto {ephemeral.label} that leaves "
         f"{max(room, 0):.0f} GB for them",
-        "raise the pool's disk.size_gb"
+        _more_disk(cluster, pool)
         + ("" if cached else ", or mount the weights (model.mount: gcsfuse on GKE)"),
         details=(
             f"{disk} GB - {disk - allocatable:.0f} GB the kubelet "
             f"keeps - {IMAGE_RESERVE_GB} GB for images = {room:.0f} GB",
         ),
     )
+
+
+def _more_disk(cluster: Cluster, pool: NodePool) -> str:
+    """What gives the pool's nodes more room: more SSDs or a larger boot disk, or the local
+    SSDs its machine type comes with where the cloud can hold ephemeral storage there."""
+    shape = catalog.shape(cluster.cloud, pool.machine_type)
+    bundled = shape.nvme_disks if shape is not None else None
+    if pool.disk.local_ssd_count:
+        return "raise the pool's disk.local_ssd_count"
+    if bundled and target(cluster.cloud).local_ssd_ephemeral:
+        return (
+            f"raise the pool's disk.size_gb, or put them on the {bundled} local SSDs "
+            f"{pool.machine_type} comes with (disk.local_ssd_count: {bundled})"
+        )
+    return "raise the pool's disk.size_gb"

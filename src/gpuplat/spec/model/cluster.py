@@ -127,6 +127,14 @@ class Disk(SpecModel):
         "AKS Managed / Ephemeral (on the VM's temporary disk). Default: the cloud's balanced "
         "SSD (AKS: Managed).",
     )
+    local_ssd_count: int | None = Field(
+        None,
+        ge=1,
+        description="GKE: local NVMe SSDs (375 GB each) that hold the node's ephemeral storage "
+        "(emptyDirs, container layers, Cloud Storage FUSE file caches) instead of the boot "
+        "disk. Machine types that come with local SSDs take exactly their own count "
+        "(a3-highgpu-8g 16, a3-ultragpu-8g 32). Changing it replaces the pool's nodes.",
+    )
 
 
 class Sharing(SpecModel):

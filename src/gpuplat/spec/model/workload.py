@@ -8,6 +8,7 @@ from pydantic import Field
 
 from gpuplat.catalog.servers import ServerName
 from gpuplat.spec.model.base import Duration, SpecModel
+from gpuplat.spec.model.multihost import MultiHost
 
 
 class ModelWeights(SpecModel):
@@ -31,6 +32,13 @@ class ModelWeights(SpecModel):
         "a gs:// bucket with the GKE Cloud Storage FUSE CSI driver; blobfuse: mount an Azure "
         "Blob container with the AKS Blob CSI driver (blobfuse2); image: the weights are in "
         "the image.",
+    )
+    kv_cache_gb: float = Field(
+        0.0,
+        ge=0,
+        description="GPU memory the KV cache of one replica needs, GB (context tokens x "
+        "sequences x KV bytes per token): added to the weights when gpuplat checks that a "
+        "replica (or a multi-host group) fits its GPUs. Default: 0, the weights alone.",
     )
     storage_resource_group: str | None = Field(
         None,
@@ -150,6 +158,12 @@ class Workload(SpecModel):
         None, description="Alternatively: any pool with this GPU (e.g. L4, nvidia-l4)."
     )
     replicas: Replicas = Field(default_factory=Replicas)
+    multi_host: MultiHost | None = Field(
+        None,
+        description="Serve each replica from several nodes: a LeaderWorkerSet group of "
+        "`multi_host.nodes` pods (vLLM over Ray, or SGLang's own launcher). Default: one pod "
+        "per replica, on one node.",
+    )
     server: ServerName | None = Field(
         None,
         description="The model server the image runs (vllm, tgi, sglang, triton): where it "
@@ -187,3 +201,8 @@ class Workload(SpecModel):
     priority: Literal["critical", "high", "normal", "batch"] = Field(
         "high", description="Scheduling priority class."
     )
+
+    @property
+    def group_size(self) -> int:
+        """Pods (nodes) one replica takes: 1, or a multi-host group's nodes."""
+        return 1 if self.multi_host is None else self.multi_host.nodes

@@ -26,7 +26,7 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
 
 if TYPE_CHECKING:
@@ -74,6 +74,8 @@ class AKS(Target):
     shape_word = "Azure VM size"
     images = ("Ubuntu", "AzureLinux")
     disk_types = ("Managed", "Ephemeral")
+    system_disk = (128, "Managed")  # aks-cluster: system_pool.disk_size_gb's default
+    egress_load_balancer = True  # aks-cluster: outbound_type = "loadBalancer"
     capacity_types = frozenset({"on-demand", "spot", "reservation"})
     capacity_alternative = "use on-demand, spot, or reservation with a capacity reservation group"
     settings = (
@@ -222,8 +224,9 @@ class AKS(Target):
     def kubelet_reserve(self, shape: Shape) -> Reserve | None:
         return node.kubelet_reserve(shape)
 
-    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
-        return node.ephemeral_reserve_gb(disk_gb)
+    def ephemeral_disk(self, pool: NodePool) -> EphemeralDisk | None:
+        size = pool.disk.size_gb
+        return EphemeralDisk.boot(size, node.ephemeral_reserve_gb(size))
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _NO_CREDENTIALS):
