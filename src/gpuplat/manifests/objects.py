@@ -102,13 +102,7 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             "progressDeadlineSeconds": plan.progress_deadline_seconds,
             "revisionHistoryLimit": plan.rollout.revision_history_limit,
             "selector": {"matchLabels": dict(plan.selector)},
-            "strategy": {
-                "type": "RollingUpdate",
-                "rollingUpdate": {
-                    "maxSurge": plan.rollout.max_surge,
-                    "maxUnavailable": plan.rollout.max_unavailable,
-                },
-            },
+            "strategy": _strategy(plan),
             "template": {"metadata": template_meta, "spec": pod_spec(plan)},
         },
     }
@@ -328,3 +322,16 @@ def _replicas(plan: ServingPlan) -> dict[str, int]:
     if plan.scaler is not None:
         return {}
     return {"replicas": plan.replicas_initial}
+
+
+def _strategy(plan: ServingPlan) -> Obj:
+    """RollingUpdate with the plan's surge, or Recreate (which takes no rollingUpdate)."""
+    if plan.rollout.strategy == "Recreate":
+        return {"type": "Recreate"}
+    return {
+        "type": "RollingUpdate",
+        "rollingUpdate": {
+            "maxSurge": plan.rollout.max_surge,
+            "maxUnavailable": plan.rollout.max_unavailable,
+        },
+    }

@@ -67,6 +67,8 @@ def _weights(weights: Weights) -> dict[str, object]:
     if weights.mode == "gcsfuse":
         out["bucket"] = weights.bucket
         out["mount_options"] = weights.mount_options
+        if weights.cache_memory is not None:
+            out["cache_memory"] = weights.cache_memory
     if weights.mode == "blobfuse":
         attributes: dict[str, object] = dict(weights.volume_attributes)
         if weights.reader is not None:
@@ -131,12 +133,15 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         args["gpu_quota"] = plan.gpu_quota
     if plan.group is not None:
         args["group"] = group_args(plan.group)
-    args["rollout"] = {
+    rollout: dict[str, object] = {
         "max_surge": plan.rollout.max_surge,
         "max_unavailable": plan.rollout.max_unavailable,
         "progress_deadline_seconds": plan.progress_deadline_seconds,
         "revision_history_limit": plan.rollout.revision_history_limit,
     }
+    if plan.rollout.strategy != "RollingUpdate":
+        rollout["strategy"] = plan.rollout.strategy
+    args["rollout"] = rollout
     return args
 
 

@@ -23,7 +23,7 @@ from gpuplat.workload.capacity import left_for, pool_units, started_at_once
 from gpuplat.workload.group import GroupPlan, hugepages_note, memory_beside, plan_group
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
-from gpuplat.workload.rollout import Rollout, rollout, running_at_rollout
+from gpuplat.workload.rollout import Rollout, recreate, rollout, running_at_rollout
 from gpuplat.workload.scaling import (
     PORT_NAME,
     SCRAPE_INTERVAL,
@@ -195,7 +195,8 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         workload.load_time_budget,
         copied=weights.mode == "copy",
         copy_mbps=share,
-        fill_mbps=share if weights.mode == "gcsfuse" else None,
+        # A cache in memory is filled at the network's rate; on a disk, at the disk's share.
+        fill_mbps=share if weights.mode == "gcsfuse" and weights.cache_memory is None else None,
     )
     low, high = role.low, role.high
     node_selector, class_tolerations = _ladder_selector(cluster, pools)
@@ -208,7 +209,16 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     plan_rollout = rollout(
         fits, workload.gpus * size, running, capacity_text, fixed=fixed, group_nodes=size
     )
-    resources = replica_resources(spec, cluster, pools, workload, fuse=weights.mode == "gcsfuse")
+    if workload.rollout_strategy == "recreate":
+        plan_rollout = recreate(plan_rollout)
+    resources = replica_resources(
+        spec,
+        cluster,
+        pools,
+        workload,
+        fuse=weights.mode == "gcsfuse",
+        cache_mib=weights.cache_memory_mib,
+    )
     if weights.mode == "copy":
         weights = replace(
             weights,

@@ -40,6 +40,20 @@ class ModelWeights(SpecModel):
         "sequences x KV bytes per token): added to the weights when gpuplat checks that a "
         "replica (or a multi-host group) fits its GPUs. Default: 0, the weights alone.",
     )
+    fuse_cache: Literal["disk", "memory"] = Field(
+        "disk",
+        description="gcsfuse: where each replica's Cloud Storage FUSE file cache lives. disk: "
+        "the node's ephemeral storage (its boot disk, or its local SSDs with "
+        "disk.local_ssd_count), shared by the replicas a node starts at once; memory: a "
+        "RAM-backed volume (the sidecar's gke-gcsfuse-cache, as accelerated-platforms mounts "
+        "it), counted in the replica's memory request, nothing written to a disk.",
+    )
+    fuse_mount_options: list[str] = Field(
+        default_factory=list,
+        description="gcsfuse: more Cloud Storage FUSE mount options, after gpuplat's (e.g. "
+        "max-conns-per-host=500). The options gpuplat sets from the spec (only-dir, "
+        "file-cache:max-size-mb) are refused here.",
+    )
     storage_resource_group: str | None = Field(
         None,
         description="Azure Blob weights on AKS: the resource group of the storage account, for "
@@ -197,6 +211,14 @@ class Workload(SpecModel):
         default_factory=dict,
         description="Per cluster of `clusters` (by name): its role (active, warm or cold "
         "standby) and per-cluster overrides of image, args, gpus and replicas.",
+    )
+    rollout_strategy: Literal["rolling", "recreate"] = Field(
+        "rolling",
+        description="rolling: replace replicas one at a time (a surge pod only where the pools "
+        "have room for it). recreate: every old replica stops before any new one starts "
+        "(Deployment strategy Recreate, as accelerated-platforms' servers do): two versions "
+        "never serve or hold GPUs at once, but the workload serves nothing until the new "
+        "replicas are ready.",
     )
     priority: Literal["critical", "high", "normal", "batch"] = Field(
         "high", description="Scheduling priority class."

@@ -115,6 +115,7 @@ class GKE(Target):
         Setting(("node_pools", "*", "autoscaling", "location_policy")),
         Setting(("node_pools", "*", "placement", "policy")),
         Setting(("node_pools", "*", "disk", "local_ssd_count")),
+        Setting(("node_pools", "*", "secondary_boot_disks")),
         Setting(("node_pools", "*", "capacity", "reservation_project")),
         Setting(("node_pools", "*", "autoscaling", "when_unavailable")),
     )
@@ -184,6 +185,7 @@ class GKE(Target):
         yield from checks.pool(pool, self.device_plugin(spec), base, loc)
         yield from checks.boot_disk(pool, infra.HYPERDISK_ONLY, base, loc)
         yield from checks.local_ssds(pool, base, loc)
+        yield from checks.secondary_boot_disks(pool, base, loc)
         if (cap := single_capacity(pool)) is not None:
             yield from checks.named_reservation(cap, (*base, "capacity", "type"), loc)
         auto = pool.autoscaling

@@ -59,9 +59,12 @@ resource "kubernetes_deployment_v1" "this" {
 
     strategy {
       type = local.deployment.spec.strategy.type
-      rolling_update {
-        max_surge       = tostring(var.rollout.max_surge)
-        max_unavailable = tostring(var.rollout.max_unavailable)
+      dynamic "rolling_update" {
+        for_each = var.rollout.strategy == "Recreate" ? [] : [var.rollout]
+        content {
+          max_surge       = tostring(rolling_update.value.max_surge)
+          max_unavailable = tostring(rolling_update.value.max_unavailable)
+        }
       }
     }
 
@@ -79,6 +82,7 @@ resource "kubernetes_deployment_v1" "this" {
         node_selector                    = try(local.pod_spec.nodeSelector, null)
 
         security_context {
+          fs_group = lookup(local.pod_context, "fsGroup", null)
           seccomp_profile {
             type = "RuntimeDefault"
           }

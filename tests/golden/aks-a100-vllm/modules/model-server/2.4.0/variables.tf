@@ -150,13 +150,19 @@ variable "shutdown" {
 }
 
 variable "rollout" {
-  description = "Rolling update (max_surge 0 when the pools cannot hold one more replica), the progress deadline and the ReplicaSets kept."
+  description = "Rolling update (max_surge 0 when the pools cannot hold one more replica), the progress deadline and the ReplicaSets kept; strategy Recreate stops every old pod before new ones start (max_surge and max_unavailable then unused)."
   type = object({
     max_surge                 = number
     max_unavailable           = number
     progress_deadline_seconds = number
     revision_history_limit    = number
+    strategy                  = optional(string, "RollingUpdate")
   })
+
+  validation {
+    condition     = contains(["RollingUpdate", "Recreate"], var.rollout.strategy)
+    error_message = "rollout.strategy must be RollingUpdate or Recreate."
+  }
 
   validation {
     condition     = var.rollout.max_surge + var.rollout.max_unavailable >= 1
@@ -173,13 +179,14 @@ variable "priority" {
 }
 
 variable "weights" {
-  description = "How weights reach the server: copy (an init container, with its environment, into an emptyDir of size_limit), gcsfuse (GKE Cloud Storage FUSE), blobfuse (a CSI volume: the AKS Blob CSI driver and its volume attributes) or image; mount_path is where the server's volume is mounted, sub_path the folder of the volume it shows."
+  description = "How weights reach the server: copy (an init container, with its environment, into an emptyDir of size_limit), gcsfuse (GKE Cloud Storage FUSE; cache_memory: its file cache in a RAM-backed gke-gcsfuse-cache volume of that size), blobfuse (a CSI volume: the AKS Blob CSI driver and its volume attributes) or image; mount_path is where the server's volume is mounted, sub_path the folder of the volume it shows."
   type = object({
     mount_path    = string
     mode          = string
     size_limit    = optional(string)
     bucket        = optional(string)
     mount_options = optional(string)
+    cache_memory  = optional(string)
     sub_path      = optional(string)
     csi = optional(object({
       driver            = string

@@ -27,6 +27,15 @@ locals {
   fuse_driver   = "gcsfuse.csi.storage.gke.io"
   gpu_claim     = "gpu"
 
+  # A Cloud Storage FUSE file cache in a volume of the pod's own (in memory) needs an fsGroup for
+  # the sidecar, which runs as 65534, to write there (gcs-fuse-csi-driver troubleshooting, custom
+  # caching volumes); 65534 is the sidecar's own group. GKE's webhook mounts the pod volume of
+  # this name as the cache (SidecarContainerCacheVolumeName) instead of an emptyDir on the disk.
+  cache_memory = var.weights.mode == "gcsfuse" ? var.weights.cache_memory : null
+  fuse_cache   = "gke-gcsfuse-cache"
+  fuse_group   = 65534
+  pod_context  = merge(local.pod_security, local.cache_memory == null ? {} : { fsGroup = local.fuse_group })
+
   probes = {
     for kind in ["startup", "readiness", "liveness"] : kind => {
       httpGet          = { path = var.probes.path, port = local.port_name }
@@ -93,6 +102,7 @@ locals {
       name = local.weights_name
       csi  = { driver = var.weights.csi.driver, readOnly = true, volumeAttributes = var.weights.csi.volume_attributes }
     }] : [],
+    local.cache_memory == null ? [] : [{ name = local.fuse_cache, emptyDir = { medium = "Memory", sizeLimit = local.cache_memory } }],
     [{ name = local.shm_name, emptyDir = { medium = "Memory", sizeLimit = var.shm_size } }],
   )
 
@@ -116,7 +126,7 @@ locals {
       automountServiceAccountToken  = var.pod.automount_token
       priorityClassName             = kubernetes_priority_class_v1.this.metadata[0].name
       terminationGracePeriodSeconds = var.shutdown.grace_seconds
-      securityContext               = local.pod_security
+      securityContext               = local.pod_context
       affinity                      = { nodeAffinity = local.node_affinity }
       tolerations                   = [for t in var.placement.tolerations : { for k, v in t : k => v if v != null }]
     },
@@ -135,10 +145,13 @@ locals {
       progressDeadlineSeconds = var.rollout.progress_deadline_seconds
       revisionHistoryLimit    = var.rollout.revision_history_limit
       selector                = { matchLabels = var.selector }
-      strategy = {
-        type          = "RollingUpdate"
-        rollingUpdate = { maxSurge = var.rollout.max_surge, maxUnavailable = var.rollout.max_unavailable }
-      }
+      # Recreate takes no rollingUpdate (the API refuses one beside it).
+      strategy = merge(
+        { type = var.rollout.strategy },
+        var.rollout.strategy == "Recreate" ? {} : {
+          rollingUpdate = { maxSurge = var.rollout.max_surge, maxUnavailable = var.rollout.max_unavailable }
+        },
+      )
       template = {
         metadata = merge({ labels = var.pod.labels }, length(var.pod.annotations) == 0 ? {} : { annotations = var.pod.annotations })
         spec     = local.pod_spec

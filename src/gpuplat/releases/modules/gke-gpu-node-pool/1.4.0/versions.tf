@@ -1,4 +1,4 @@
-# gpuplat module gke-gpu-node-pool 1.3.0: generated, do not edit.
+# gpuplat module gke-gpu-node-pool 1.4.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 terraform {

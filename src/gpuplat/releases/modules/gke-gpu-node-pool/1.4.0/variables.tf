@@ -1,4 +1,4 @@
-# gpuplat module gke-gpu-node-pool 1.3.0: generated, do not edit.
+# gpuplat module gke-gpu-node-pool 1.4.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "project" {
@@ -165,6 +165,20 @@ variable "disk" {
     local_ssd_count = optional(number)
   })
   default = { size_gb = 200 }
+}
+
+variable "secondary_boot_disks" {
+  description = "Disks GKE creates beside each node's boot disk from disk images (same type as the boot disk): mode CONTAINER_IMAGE_CACHE lets containerd start the images preloaded there without a pull; MODE_UNSPECIFIED only attaches the disk. Changing them replaces the pool."
+  type = list(object({
+    disk_image = string
+    mode       = optional(string, "CONTAINER_IMAGE_CACHE")
+  }))
+  default = []
+
+  validation {
+    condition     = alltrue([for d in var.secondary_boot_disks : contains(["CONTAINER_IMAGE_CACHE", "MODE_UNSPECIFIED"], d.mode)])
+    error_message = "secondary_boot_disks[].mode must be CONTAINER_IMAGE_CACHE or MODE_UNSPECIFIED (the GKE API's SecondaryBootDisk.Mode)."
+  }
 }
 
 variable "image_type" {

@@ -1,4 +1,4 @@
-# gpuplat module gke-gpu-node-pool 1.3.0: generated, do not edit.
+# gpuplat module gke-gpu-node-pool 1.4.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -116,6 +116,16 @@ resource "google_container_node_pool" "this" {
       for_each = var.disk.local_ssd_count == null ? [] : [var.disk.local_ssd_count]
       content {
         local_ssd_count = ephemeral_storage_local_ssd_config.value
+      }
+    }
+
+    # Preloaded images or data (provider node_config.go: secondary_boot_disks, at most 127,
+    # ForceNew; GKE "Use secondary boot disks to preload data or container images").
+    dynamic "secondary_boot_disks" {
+      for_each = var.secondary_boot_disks
+      content {
+        disk_image = secondary_boot_disks.value.disk_image
+        mode       = secondary_boot_disks.value.mode
       }
     }
 
