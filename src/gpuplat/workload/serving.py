@@ -19,7 +19,8 @@ from gpuplat.spec.resolve import workload_pools
 from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
 from gpuplat.workload.budget import StartupBudget, startup_budget
-from gpuplat.workload.capacity import left_for, pool_units, started_at_once
+from gpuplat.workload.capacity import left_for, pool_units
+from gpuplat.workload.diskshare import disk_share_mbps
 from gpuplat.workload.group import GroupPlan, hugepages_note, memory_beside, plan_group
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
@@ -310,25 +311,6 @@ def _scrape(workload: Workload) -> Scrape | None:
     port = PORT_NAME
     selector = (("gpuplat.dev/workload", workload.name),)
     return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)
-
-
-MIB = 1.048576
-"""MB in a MiB: disk rates are quoted in MiB/s, weights sizes and bandwidths in GB and MB/s."""
-
-
-def disk_share_mbps(cluster: Cluster, pools: list[NodePool], workload: Workload) -> float | None:
-    """MB/s one replica's weights (a copy, or a Cloud Storage FUSE file cache) get from its
-    node's disk on the slowest of its pools: the disk's write rate shared by the replicas a new
-    node starts at once (all of the workload's that fit on it, up to its most replicas). None
-    when a pool's disk rate is not known."""
-    cloud = target(cluster.cloud)
-    rates = []
-    for pool in pools:
-        mibps = cloud.disk_write_mibps(pool)
-        if mibps is None:
-            return None
-        rates.append(mibps * MIB / started_at_once(cluster, pool, workload))
-    return min(rates, default=None)
 
 
 def _ladder_selector(
