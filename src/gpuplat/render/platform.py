@@ -38,6 +38,7 @@ def platform_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
             "http_add_on": plan.http_add_on,
             "wait_timeout_seconds": plan.wait_timeout_seconds or 20,
         },
+        "prometheus": plan.prometheus,
         "kueue": plan.kueue,
         "leader_worker_set": plan.leader_worker_set,
         "gpu_pools": list(plan.gpu_pools),
