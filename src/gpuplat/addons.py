@@ -65,6 +65,8 @@ class AddonsPlan:
     kubernetes_minor: str | None = None
     """The minor the control plane runs, where the spec or gpuplat names it."""
     prometheus: bool = False
+    keda_azure_identity: bool = False
+    """KEDA's operator signs in with Azure workload identity (AKS managed Prometheus)."""
     """Install kube-prometheus-stack: a workload scales on a metric that the in-cluster
     Prometheus collects (addons.metrics.prometheus)."""
 
@@ -155,6 +157,20 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         efa_device_plugin=any(p.efa for p in cluster.node_pools),
         kubernetes_minor=cloud.kubernetes_minor(cluster),
         prometheus=in_cluster_prometheus(spec, cluster),
+        keda_azure_identity=keda_signs_in_to_azure(spec, cluster),
+    )
+
+
+def keda_signs_in_to_azure(spec: Spec, cluster: Cluster) -> bool:
+    """KEDA queries Azure Monitor managed Prometheus on ``cluster`` as a workload identity."""
+    query = target(cluster.cloud).metrics_query(cluster, spec.addons.metrics.prometheus)
+    return (
+        query is not None
+        and query.auth_provider == "azure-workload"
+        and any(
+            w.autoscaling.metric is not None and w.autoscaling.prometheus_address is None
+            for w in autoscaled(spec, cluster)
+        )
     )
 
 

@@ -37,6 +37,7 @@ def platform_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
             "enabled": plan.keda,
             "http_add_on": plan.http_add_on,
             "wait_timeout_seconds": plan.wait_timeout_seconds or 20,
+            **({"azure_workload_identity": True} if plan.keda_azure_identity else {}),
         },
         "prometheus": plan.prometheus,
         "kueue": plan.kueue,

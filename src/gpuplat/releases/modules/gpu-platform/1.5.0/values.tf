@@ -170,6 +170,12 @@ locals {
     }
   }
 
+  # kedacore/charts keda values.yaml podIdentity.azureWorkload.enabled: the operator's pod and
+  # service account are labelled for the workload identity webhook, which mounts the token a
+  # TriggerAuthentication with podIdentity azure-workload exchanges (its identityId names the
+  # identity).
+  keda_values = var.keda.azure_workload_identity ? { podIdentity = { azureWorkload = { enabled = true } } } : {}
+
   keda_http_values = {
     interceptor = {
       # A request that arrives at zero replicas waits here while a node and the server start.

@@ -103,6 +103,9 @@ variable "keda" {
     enabled              = bool
     http_add_on          = optional(bool, false)
     wait_timeout_seconds = optional(number, 20)
+    # AKS: KEDA's operator signs in with Azure workload identity (its pods and service account
+    # get azure.workload.identity/use), e.g. to query Azure Monitor managed Prometheus.
+    azure_workload_identity = optional(bool, false)
   })
   default = { enabled = false }
 }

@@ -119,6 +119,7 @@ resource "helm_release" "keda" {
   repository       = var.charts["keda"].repository
   chart            = var.charts["keda"].chart
   version          = var.charts["keda"].version
+  values           = [yamlencode(local.keda_values)]
   atomic           = true
 }
 

@@ -1,4 +1,4 @@
-# gpuplat module aks-cluster 1.2.0: generated, do not edit.
+# gpuplat module aks-cluster 1.3.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -166,6 +166,13 @@ resource "azurerm_kubernetes_cluster" "this" {
     start_time  = var.maintenance.start_time
     utc_offset  = var.maintenance.utc_offset
     duration    = var.maintenance.duration_hours
+  }
+
+  # Azure Monitor managed Prometheus: the ama-metrics add-on, which scrapes what its PodMonitors
+  # (azmonitoring.coreos.com) select; its data collection rule is the caller's.
+  dynamic "monitor_metrics" {
+    for_each = var.managed_prometheus ? [1] : []
+    content {}
   }
 
   # Node auto-provisioning (Karpenter on AKS) stays off unless asked: the GPU pools are

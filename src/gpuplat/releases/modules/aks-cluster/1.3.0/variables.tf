@@ -1,4 +1,4 @@
-# gpuplat module aks-cluster 1.2.0: generated, do not edit.
+# gpuplat module aks-cluster 1.3.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "name" {
@@ -195,6 +195,12 @@ variable "node_provisioning_mode" {
     condition     = var.node_provisioning_mode == null || contains(["Auto", "Manual"], coalesce(var.node_provisioning_mode, "Manual"))
     error_message = "node_provisioning_mode must be Auto, Manual or null."
   }
+}
+
+variable "managed_prometheus" {
+  description = "Turn on the ama-metrics add-on of Azure Monitor managed Prometheus (monitor_metrics); connect it to a workspace with a data collection rule association (aks-managed-prometheus)."
+  type        = bool
+  default     = false
 }
 
 variable "azure_policy_enabled" {

@@ -1,4 +1,4 @@
-# gpuplat module aks-cluster 1.2.0: generated, do not edit.
+# gpuplat module aks-cluster 1.3.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 output "name" {
