@@ -28,6 +28,7 @@ CUSTOM_KINDS = {
     "ScaledObject",
     "TriggerAuthentication",
     "PodMonitoring",
+    "PodMonitor",
     "ComputeClass",
 }
 

@@ -201,17 +201,23 @@ def keda_objects(plan: ServingPlan, scaler: Scaler) -> list[Obj]:
                 "serverAddress": queue.address,
                 "query": queue.query,
                 "threshold": queue.threshold,
+                **dict(queue.metadata),
             },
         }
         if queue.auth_provider is not None:
             auth = f"{plan.name}-prometheus"
             trigger["authenticationRef"] = {"name": auth}
+            identity: Obj = {"provider": queue.auth_provider}
+            if queue.identity_owner is not None:
+                identity["identityOwner"] = queue.identity_owner
+            if queue.identity_placeholder is not None:
+                identity["identityId"] = queue.identity_placeholder
             out.append(
                 {
                     "apiVersion": "keda.sh/v1alpha1",
                     "kind": "TriggerAuthentication",
                     "metadata": _meta(auth, ns, plan.labels),
-                    "spec": {"podIdentity": {"provider": queue.auth_provider}},
+                    "spec": {"podIdentity": identity},
                 }
             )
         triggers.append(trigger)
@@ -219,12 +225,12 @@ def keda_objects(plan: ServingPlan, scaler: Scaler) -> list[Obj]:
         scrape = scaler.scrape
         out.append(
             {
-                "apiVersion": "monitoring.googleapis.com/v1",
-                "kind": "PodMonitoring",
+                "apiVersion": scrape.api_version,
+                "kind": scrape.kind,
                 "metadata": _meta(plan.name, ns, plan.labels),
                 "spec": {
                     "selector": {"matchLabels": dict(scrape.selector)},
-                    "endpoints": [
+                    scrape.endpoints_field: [
                         {"path": scrape.path, "interval": scrape.interval, "port": scrape.port}
                     ],
                 },

@@ -88,7 +88,14 @@ def pod_spec(plan: ServingPlan) -> Obj:
         "image": plan.image,
         **({"command": list(plan.command)} if plan.command else {}),
         **({"args": list(plan.args)} if plan.args else {}),
-        "ports": [{"name": "http", "containerPort": plan.port}],
+        "ports": [
+            {"name": "http", "containerPort": plan.port},
+            *(
+                [{"name": "metrics", "containerPort": plan.metrics_port}]
+                if plan.metrics_port
+                else []
+            ),
+        ],
         **({"env": [env_var(v) for v in plan.env]} if plan.env else {}),
         "resources": resources,
         "startupProbe": _probe(plan, plan.probes.startup),

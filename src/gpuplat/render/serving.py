@@ -122,6 +122,10 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         "shm_size": plan.shm_size,
         "disruption": {"max_unavailable": plan.disruption_max_unavailable},
     }
+    if plan.metrics_port is not None:
+        container = args["container"]
+        assert isinstance(container, dict)
+        container["metrics_port"] = plan.metrics_port
     reader = plan.weights.reader
     if reader is not None:
         args["service_account_annotations"] = {CLIENT_ID_ANNOTATION: client_id(reader)}
@@ -198,22 +202,33 @@ def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
         },
     }
     if scaler.queue is not None:
+        q = scaler.queue
         queue: dict[str, object] = {
-            "address": scaler.queue.address,
-            "query": scaler.queue.query,
-            "threshold": scaler.queue.threshold,
+            "address": q.address if q.address_ref is None else raw(q.address_ref),
+            "query": q.query,
+            "threshold": q.threshold,
         }
-        if scaler.queue.auth_provider is not None:
-            queue["auth_provider"] = scaler.queue.auth_provider
+        if q.metadata:
+            queue["metadata"] = dict(q.metadata)
+        if q.auth_provider is not None:
+            queue["auth_provider"] = q.auth_provider
+        if q.identity_owner is not None:
+            queue["identity_owner"] = q.identity_owner
+        if q.identity_ref is not None:
+            queue["identity_id"] = raw(q.identity_ref)
         args["prometheus"] = queue
     if scaler.scrape is not None:
         scrape = scaler.scrape
-        args["scrape"] = {
+        where: dict[str, object] = {
             "selector": dict(scrape.selector),
             "port": scrape.port,
             "path": scrape.path,
             "interval": scrape.interval,
         }
+        if scrape.monitor == "gmp":
+            args["scrape"] = where
+        else:
+            args["pod_monitor"] = {"api_version": scrape.api_version, **where}
     return args
 
 

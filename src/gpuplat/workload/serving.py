@@ -18,6 +18,7 @@ from gpuplat.spec.model.workload import Role
 from gpuplat.spec.resolve import workload_pools
 from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
+from gpuplat.targets.scaling import METRICS_PORT_NAME, PORT_NAME, WORKLOAD_LABEL
 from gpuplat.workload.budget import StartupBudget, startup_budget
 from gpuplat.workload.capacity import left_for, pool_units
 from gpuplat.workload.diskshare import disk_share_mbps
@@ -26,7 +27,6 @@ from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
 from gpuplat.workload.rollout import Rollout, recreate, rollout, running_at_rollout
 from gpuplat.workload.scaling import (
-    PORT_NAME,
     SCRAPE_INTERVAL,
     AutoscaleKind,
     Scaler,
@@ -96,6 +96,9 @@ class ServingPlan:
     command: tuple[str, ...]
     args: tuple[str, ...]
     port: int
+    metrics_port: int | None
+    """The container port of a server that serves /metrics on a port of its own (Triton:
+    8002), named ``metrics``; None: metrics on ``port``."""
     env: tuple[EnvVar, ...]
     replicas_min: int
     replicas_max: int
@@ -181,8 +184,8 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     """The plan of ``workload`` on ``cluster`` (one of its clusters), for its role there.
 
     The workload's per-cluster overrides (``placements``) are applied first, and its replica
-    bounds are its role's (spec/roles.py): the same numbers go to the Deployment, the HPA and
-    KEDA.
+    bounds are its role's (spec/roles.py): the same numbers go to the Deployment and
+    KEDA's ScaledObject.
     """
     pools = workload_pools(spec, workload)[cluster.name]
     role = bounds(workload, cluster.name)
@@ -253,6 +256,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         command=tuple(_model_path(c, weights) for c in workload.command),
         args=tuple(_model_path(a, weights) for a in workload.args),
         port=workload.port,
+        metrics_port=_metrics_port(workload),
         env=_env(workload, weights, fabric_env),
         replicas_min=low,
         replicas_max=high,
@@ -285,7 +289,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
             workload.name,
             low,
             min(high, max(fits, low, 1)),
-            managed=target(cluster.cloud).metrics_query(cluster),
+            managed=target(cluster.cloud).metrics_query(cluster, spec.addons.metrics.prometheus),
             scale_out_seconds=budget.node_start_seconds
             + budget.before_probes_seconds
             + budget.load_seconds,
@@ -303,13 +307,22 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     )
 
 
-def _scrape(workload: Workload) -> Scrape | None:
-    """Where the workload's server serves its metrics, for the managed collector."""
+def _metrics_port(workload: Workload) -> int | None:
+    """The server's own metrics port, when it is not the serving port (Triton's 8002)."""
     server = server_of(workload.server, workload.image)
-    if server is None or server.metrics_port != "serving":
-        return None  # Triton's metrics port (8002) is not a named port of the container yet
-    port = PORT_NAME
-    selector = (("gpuplat.dev/workload", workload.name),)
+    if server is None or server.metrics_port == "serving":
+        return None
+    return server.metrics_port
+
+
+def _scrape(workload: Workload) -> Scrape | None:
+    """Where the workload's server serves its metrics, for the collector: the serving port,
+    or the container port named ``metrics`` (Triton's 8002), selected by name."""
+    server = server_of(workload.server, workload.image)
+    if server is None:
+        return None
+    port = PORT_NAME if server.metrics_port == "serving" else METRICS_PORT_NAME
+    selector = ((WORKLOAD_LABEL, workload.name),)
     return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)
 
 

@@ -39,7 +39,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         base: KeyPath = ("workloads", i)
         yield from _references(spec, workload, clusters, base, loc)
         yield from _replicas(workload, base, loc)
-        yield from signals.check(workload, clusters, base, loc)
+        yield from signals.check(workload, clusters, base, loc, spec.addons.metrics.prometheus)
         yield from weights.check(workload, clusters, base, loc)
         yield from _container(workload, base, loc)
         yield from multihost.check(spec, workload, base, loc)

@@ -15,7 +15,7 @@ from gpuplat.spec.ladder import Ladder, capacity_kinds
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets import expander
-from gpuplat.targets.aks import calendar, checks, infra, ladder, node
+from gpuplat.targets.aks import calendar, checks, infra, ladder, metrics, node
 from gpuplat.targets.base import (
     SYSTEM_GROUP,
     InfraPart,
@@ -28,6 +28,7 @@ from gpuplat.targets.base import (
 )
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.scaling import MetricsQuery
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -93,6 +94,12 @@ class AKS(Target):
     # profile is changed by hand.
     local_volume_annotation = True
     blob_workload_identity = True
+
+    def managed_query(self, cluster: Cluster) -> MetricsQuery | None:
+        """Azure Monitor managed Prometheus (aks-managed-prometheus in the infra stage), queried
+        by KEDA's operator as a user-assigned identity through workload identity."""
+        return metrics.query(cluster)
+
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {
         "azurerm": ("hashicorp/azurerm", ">= 4.79, < 5")
     }

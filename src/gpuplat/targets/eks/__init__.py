@@ -24,9 +24,10 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.eks import calendar, checks, fabric, infra, ladder, node
+from gpuplat.targets.eks import calendar, checks, fabric, infra, ladder, metrics, node
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.scaling import MetricsQuery
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -94,6 +95,12 @@ class EKS(Target):
     managed_device_plugin = False
     cluster_autoscaler = True
     local_volume_annotation = True  # the chart's autoscaler: skip-nodes-with-local-storage=true
+
+    def managed_query(self, cluster: Cluster) -> MetricsQuery | None:
+        """Amazon Managed Service for Prometheus (eks-managed-prometheus in the infra stage),
+        queried by KEDA's operator with SigV4 through EKS Pod Identity."""
+        return metrics.query(cluster)
+
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {"aws": ("hashicorp/aws", ">= 5.100, < 7")}
     infra_provider = "aws"
     infracost_usage_key = "instances"

@@ -25,6 +25,7 @@ from gpuplat.targets.gke import calendar, checks, infra, ladder, node
 from gpuplat.targets.gke.computeclass import CLASS_LABEL
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.scaling import MetricsQuery
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -299,13 +300,17 @@ class GKE(Target):
     def disk_write_mibps(self, pool: NodePool) -> float | None:
         return node.disk_write_mibps(pool, infra.disk_type(pool))
 
-    def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:
+    default_prometheus = "managed"
+
+    def managed_query(self, cluster: Cluster) -> MetricsQuery | None:
         """Google Cloud Managed Service for Prometheus: its query API for the cluster's project,
-        read by KEDA's operator through Workload Identity (provider gcp)."""
+        read by KEDA's operator through Workload Identity (provider gcp); a PodMonitoring
+        selects the pods (managed collection is on in new clusters)."""
         project = cluster.gcp.project if cluster.gcp is not None else None
         if project is None:
             return None
-        return (f"{GMP_QUERY}/projects/{project}/location/global/prometheus", "gcp")
+        address = f"{GMP_QUERY}/projects/{project}/location/global/prometheus"
+        return MetricsQuery(address, "gcp", "gmp")
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _ADC):
