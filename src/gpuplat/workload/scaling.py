@@ -16,8 +16,15 @@ import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from gpuplat.catalog.servers import server_of
 from gpuplat.spec.model import Workload
-from gpuplat.targets.scaling import MetricsQuery, MonitorKind
+from gpuplat.targets.scaling import (
+    METRICS_PORT_NAME,
+    PORT_NAME,
+    WORKLOAD_LABEL,
+    MetricsQuery,
+    MonitorKind,
+)
 
 AutoscaleKind = Literal["none", "keda"]
 
@@ -298,3 +305,22 @@ def scaler_for(
         scrape=scraped,
         scale_out_seconds=scale_out_seconds,
     )
+
+
+def metrics_port(workload: Workload) -> int | None:
+    """The server's own metrics port, when it is not the serving port (Triton's 8002)."""
+    server = server_of(workload.server, workload.image)
+    if server is None or server.metrics_port == "serving":
+        return None
+    return server.metrics_port
+
+
+def scrape_of(workload: Workload) -> Scrape | None:
+    """Where the workload's server serves its metrics, for the collector: the serving port,
+    or the container port named ``metrics`` (Triton's 8002), selected by name."""
+    server = server_of(workload.server, workload.image)
+    if server is None:
+        return None
+    port = PORT_NAME if server.metrics_port == "serving" else METRICS_PORT_NAME
+    selector = ((WORKLOAD_LABEL, workload.name),)
+    return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)

@@ -18,7 +18,6 @@ from gpuplat.spec.model.workload import Role
 from gpuplat.spec.resolve import workload_pools
 from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
-from gpuplat.targets.scaling import METRICS_PORT_NAME, PORT_NAME, WORKLOAD_LABEL
 from gpuplat.workload.budget import StartupBudget, startup_budget
 from gpuplat.workload.capacity import left_for, pool_units
 from gpuplat.workload.diskshare import disk_share_mbps
@@ -27,12 +26,12 @@ from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
 from gpuplat.workload.rollout import Rollout, recreate, rollout, running_at_rollout
 from gpuplat.workload.scaling import (
-    SCRAPE_INTERVAL,
     AutoscaleKind,
     Scaler,
-    Scrape,
     autoscale_kind,
+    metrics_port,
     scaler_for,
+    scrape_of,
 )
 from gpuplat.workload.weights import (
     MODEL_PATH_ENV,
@@ -256,7 +255,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         command=tuple(_model_path(c, weights) for c in workload.command),
         args=tuple(_model_path(a, weights) for a in workload.args),
         port=workload.port,
-        metrics_port=_metrics_port(workload),
+        metrics_port=metrics_port(workload),
         env=_env(workload, weights, fabric_env),
         replicas_min=low,
         replicas_max=high,
@@ -294,7 +293,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
             + budget.before_probes_seconds
             + budget.load_seconds,
             wait_seconds=budget.progress_deadline_seconds,
-            scrape=_scrape(workload),
+            scrape=scrape_of(workload),
         ),
         labels=labels,
         selector=selector,
@@ -305,25 +304,6 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         requests_reason=resources.explain(workload.gpus) + hugepages_note(fabric),
         group=group,
     )
-
-
-def _metrics_port(workload: Workload) -> int | None:
-    """The server's own metrics port, when it is not the serving port (Triton's 8002)."""
-    server = server_of(workload.server, workload.image)
-    if server is None or server.metrics_port == "serving":
-        return None
-    return server.metrics_port
-
-
-def _scrape(workload: Workload) -> Scrape | None:
-    """Where the workload's server serves its metrics, for the collector: the serving port,
-    or the container port named ``metrics`` (Triton's 8002), selected by name."""
-    server = server_of(workload.server, workload.image)
-    if server is None:
-        return None
-    port = PORT_NAME if server.metrics_port == "serving" else METRICS_PORT_NAME
-    selector = ((WORKLOAD_LABEL, workload.name),)
-    return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)
 
 
 def _ladder_selector(
