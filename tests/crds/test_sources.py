@@ -60,6 +60,7 @@ def test_chart_pins_and_vendored_crds_move_together() -> None:
         "keda",
         "keda-add-ons-http",
         "kube-prometheus-stack",
+        "kueue",
         "lws",
     }
     for entry in charted:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import yaml
 
 from gpuplat.addons import AddonsPlan, plan_addons
-from gpuplat.manifests.group import group_object
+from gpuplat.manifests.group import group_object, queue_objects
 from gpuplat.manifests.pod import Obj, pod_spec
 from gpuplat.spec.load import EnvSpec
 from gpuplat.targets import target
@@ -131,6 +131,7 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             },
         },
     ]
+    objects += queue_objects(plan, labels)
     if plan.gpu_quota is not None:
         objects.append(
             {

@@ -15,6 +15,7 @@ from gpuplat.render.naming import module_label
 from gpuplat.workload.blob import CLIENT_ID_ANNOTATION, BlobReader
 from gpuplat.workload.group import RESTART_POLICY, STARTUP_POLICY, GroupPlan
 from gpuplat.workload.health import Probe
+from gpuplat.workload.queue import QueuePlan, queue_of
 from gpuplat.workload.serving import EnvVar, ServingPlan
 from gpuplat.workload.weights import Weights
 
@@ -136,7 +137,7 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
     if plan.gpu_quota is not None:
         args["gpu_quota"] = plan.gpu_quota
     if plan.group is not None:
-        args["group"] = group_args(plan.group)
+        args["group"] = group_args(plan.group, queue_of(plan))
     rollout: dict[str, object] = {
         "max_surge": plan.rollout.max_surge,
         "max_unavailable": plan.rollout.max_unavailable,
@@ -149,7 +150,7 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
     return args
 
 
-def group_args(group: GroupPlan) -> dict[str, object]:
+def group_args(group: GroupPlan, queue: QueuePlan | None) -> dict[str, object]:
     """The model-server module's ``group`` input: one multi-host replica's LeaderWorkerSet."""
     return {
         "size": group.size,
@@ -160,6 +161,18 @@ def group_args(group: GroupPlan) -> dict[str, object]:
         "startup_policy": STARTUP_POLICY,
         "restart_policy": RESTART_POLICY,
         "service_selector": dict(group.leader_selector),
+        **({"queue": _queue(queue)} if queue is not None else {}),
+    }
+
+
+def _queue(queue: QueuePlan) -> dict[str, object]:
+    return {
+        "local_queue": queue.local_queue,
+        "cluster_queue": queue.cluster_queue,
+        "flavor": queue.flavor,
+        "namespace": queue.namespace,
+        "node_labels": dict(queue.node_labels),
+        "quotas": dict(queue.quotas),
     }
 
 

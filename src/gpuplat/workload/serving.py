@@ -143,6 +143,7 @@ class ServingPlan:
     """Where the CPU and memory requests come from: the node's arithmetic, for people."""
     group: GroupPlan | None = None
     """A multi-host replica: a LeaderWorkerSet group (workload/group.py), not a Deployment."""
+    kueue: bool = False  # the group is admitted whole by Kueue (workload/queue.py)
 
     @property
     def replicas_initial(self) -> int:
@@ -303,6 +304,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         devices={**target(cluster.cloud).replica_devices(pools, workload.gpus), **fabric},
         requests_reason=resources.explain(workload.gpus) + hugepages_note(fabric),
         group=group,
+        kueue=group is not None and spec.addons.gang_scheduling.kueue,
     )
 
 

@@ -254,7 +254,7 @@ variable "gpu_quota" {
 }
 
 variable "group" {
-  description = "A multi-host replica: a LeaderWorkerSet group of size pods (one per node) instead of a Deployment. leader_command and worker_command replace the server's command and args (the leader alone keeps the port and the probes); max_surge and max_unavailable count groups; service_selector picks the leaders. null: one pod per replica (a Deployment)."
+  description = "A multi-host replica: a LeaderWorkerSet group of size pods (one per node) instead of a Deployment. leader_command and worker_command replace the server's command and args (the leader alone keeps the port and the probes); max_surge and max_unavailable count groups; service_selector picks the leaders; queue (optional) admits each group whole through Kueue: a ResourceFlavor of the pool (node_labels), a ClusterQueue for the namespace alone with quotas (resource -> nominal quota) of every resource the groups request, and the LocalQueue the set names. null: one pod per replica (a Deployment)."
   type = object({
     size             = number
     leader_command   = list(string)
@@ -264,6 +264,14 @@ variable "group" {
     startup_policy   = string
     restart_policy   = string
     service_selector = map(string)
+    queue = optional(object({
+      local_queue   = string
+      cluster_queue = string
+      flavor        = string
+      namespace     = string
+      node_labels   = map(string)
+      quotas        = map(string)
+    }))
   })
   default = null
 
