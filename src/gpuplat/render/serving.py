@@ -126,6 +126,8 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         placement["node_selector"] = dict(plan.node_selector)
     if plan.gpu_quota is not None:
         args["gpu_quota"] = plan.gpu_quota
+    if plan.load_balancer is not None:
+        args["load_balancer"] = {"annotations": dict(plan.load_balancer)}
     args["rollout"] = {
         "max_surge": plan.rollout.max_surge,
         "max_unavailable": plan.rollout.max_unavailable,

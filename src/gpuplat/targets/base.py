@@ -22,6 +22,7 @@ from gpuplat.spec.ladder import RUNG_LABEL, Ladder, LadderRung, dashed
 from gpuplat.spec.ladder import ladder as build_ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
+from gpuplat.targets.addressing import AddressHooks
 from gpuplat.targets.node_reserve import Reserve
 from gpuplat.targets.planvalues import PlanHooks, PlannedPool
 from gpuplat.targets.scaling import ScalingHooks
@@ -107,7 +108,7 @@ SYSTEM_GROUP = "<system>"
 """How :attr:`LadderPlatform.priorities` names a cluster's system node group."""
 
 
-class Target(CalendarHooks, ScalingHooks, PlanHooks):
+class Target(CalendarHooks, ScalingHooks, PlanHooks, AddressHooks):
     """One cloud. Subclasses set the class attributes and override the hooks they need (the
     support calendar's in :class:`~gpuplat.targets.support.CalendarHooks`, autoscaling's in
     :class:`~gpuplat.targets.scaling.ScalingHooks`)."""

@@ -5,7 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gpuplat.spec.checks import memshare, placement, pod, requests, roles, signals, weights
+from gpuplat.spec.checks import (
+    address,
+    memshare,
+    placement,
+    pod,
+    requests,
+    roles,
+    signals,
+    weights,
+)
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
@@ -34,6 +43,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         yield from _container(workload, base, loc)
         yield from pod.check(workload, base, loc)
         yield from roles.check(spec, workload, base, loc)
+        yield from address.check(workload, base, loc)
         pools = workload_pools(spec, workload)
         for name, matched in pools.items():
             cluster = clusters[name]
