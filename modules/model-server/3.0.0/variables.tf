@@ -280,3 +280,11 @@ variable "group" {
     error_message = "group.size must be at least 2, and max_surge or max_unavailable above 0 (LeaderWorkerSet refuses both 0)."
   }
 }
+
+variable "load_balancer" {
+  description = "An address outside the cluster: the Service becomes a LoadBalancer with these annotations (the cloud's, for an internal or an external load balancer). null: a ClusterIP Service."
+  type = object({
+    annotations = map(string)
+  })
+  default = null
+}

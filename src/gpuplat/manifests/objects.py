@@ -114,9 +114,12 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
         {
             "apiVersion": "v1",
             "kind": "Service",
-            "metadata": _meta(plan.name, ns, labels),
+            "metadata": {
+                **_meta(plan.name, ns, labels),
+                **({"annotations": dict(plan.load_balancer)} if plan.load_balancer else {}),
+            },
             "spec": {
-                "type": "ClusterIP",
+                "type": "ClusterIP" if plan.load_balancer is None else "LoadBalancer",
                 "selector": dict(served),
                 "ports": [{"name": "http", "port": plan.port, "targetPort": "http"}],
             },

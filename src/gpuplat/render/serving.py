@@ -138,6 +138,8 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         args["gpu_quota"] = plan.gpu_quota
     if plan.group is not None:
         args["group"] = group_args(plan.group, queue_of(plan))
+    if plan.load_balancer is not None:
+        args["load_balancer"] = {"annotations": dict(plan.load_balancer)}
     rollout: dict[str, object] = {
         "max_surge": plan.rollout.max_surge,
         "max_unavailable": plan.rollout.max_unavailable,
@@ -278,6 +280,8 @@ class ServerView:
     requests_reason: str
     reader: ModuleCall | None
     """Read access to the weights, where the cloud grants it with a module of its own."""
+    door: dict[str, object] | None = None
+    """The placement's front-door module call (a weighted DNS record); None without one."""
 
 
 def server_view(plan: ServingPlan, reader: ModuleCall | None = None) -> ServerView:

@@ -137,6 +137,9 @@ class ServingPlan:
     """Mount a service account token: only the Cloud Storage FUSE sidecar needs one."""
     devices: dict[str, str] = field(default_factory=dict)
     """Extended resources besides GPUs each replica takes (EKS: vpc.amazonaws.com/efa)."""
+    load_balancer: dict[str, str] | None = None
+    """The Service is a LoadBalancer with these annotations (the cloud's, for the spec's
+    ``address.scheme``); None: a ClusterIP Service, reached only inside the cluster."""
     device_class: str = DRA_DEVICE_CLASS
     pool_label: str = POOL_LABEL
     requests_reason: str = ""
@@ -305,6 +308,11 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         requests_reason=resources.explain(workload.gpus) + hugepages_note(fabric),
         group=group,
         kueue=group is not None and spec.addons.gang_scheduling.kueue,
+        load_balancer=None
+        if workload.address is None
+        else target(cluster.cloud).address_annotations(
+            workload.address.scheme, workload.health_path
+        ),
     )
 
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 
 from gpuplat.spec.checks import (
+    address,
     diskrate,
     memshare,
     multihost,
@@ -45,6 +46,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         yield from multihost.check(spec, workload, base, loc)
         yield from pod.check(workload, base, loc)
         yield from roles.check(spec, workload, base, loc)
+        yield from address.check(workload, base, loc)
         pools = workload_pools(spec, workload)
         for name, matched in pools.items():
             cluster = clusters[name]

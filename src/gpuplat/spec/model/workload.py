@@ -112,6 +112,33 @@ Role = Literal["active", "warm", "cold"]
 runs none until traffic or a failover arrives (cold)."""
 
 
+class Address(SpecModel):
+    """An address of the workload reachable from outside its cluster, on every cluster."""
+
+    scheme: Literal["internal", "external"] = Field(
+        description="internal: a load balancer inside the cluster's network (its VPC or "
+        "virtual network, and networks peered with it); external: a public one. The model "
+        "server's Service becomes a LoadBalancer with the cloud's annotations for that "
+        "scheme; `placements` reports its address."
+    )
+
+
+class FrontDoor(SpecModel):
+    """Health-checked weighted DNS records in front of the workload's placements."""
+
+    dns: Literal["route53"] = Field(
+        description="route53: one weighted record per placement in a Route 53 hosted zone "
+        "you own, each with a health check on the server's readiness path."
+    )
+    zone_id: str = Field(description="The hosted zone the records go in (you own it).")
+    name: str = Field(description="The name clients call, in that zone (e.g. chat.example.com).")
+    ttl: int = Field(60, ge=0, description="TTL of the records, seconds.")
+    endpoint: str | None = Field(
+        None,
+        description="Route 53 API endpoint (an emulator, or a VPC endpoint). Default: AWS's.",
+    )
+
+
 class WorkloadPlacement(SpecModel):
     """The workload on one of its clusters: its role, and what really differs there."""
 
@@ -206,6 +233,16 @@ class Workload(SpecModel):
     resources: Resources = Field(default_factory=Resources)
     clusters: list[str] = Field(
         min_length=1, description="Clusters it may run on, in failover order."
+    )
+    address: Address | None = Field(
+        None,
+        description="An address reachable from outside each cluster (a LoadBalancer "
+        "Service). Default: none (the in-cluster Service only).",
+    )
+    front_door: FrontDoor | None = Field(
+        None,
+        description="Weighted, health-checked DNS in front of the placements that gpuplat "
+        "renders and a failover moves (needs address.scheme external). Default: none.",
     )
     placements: dict[str, WorkloadPlacement] = Field(
         default_factory=dict,

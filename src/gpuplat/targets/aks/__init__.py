@@ -56,6 +56,16 @@ class AKS(Target):
     }
     cloud = "aks"
     title = "AKS"
+    # cloud-provider-azure, topics/loadbalancer: azure-load-balancer-internal "true" makes the
+    # load balancer internal (public when unset); the health probe's request path makes the
+    # Azure load balancer probe the server's readiness path over HTTP, not only its port.
+    load_balancer: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "internal": {"service.beta.kubernetes.io/azure-load-balancer-internal": "true"},
+        "external": {},
+    }
+    probe_path_annotation = (
+        "service.beta.kubernetes.io/azure-load-balancer-health-probe-request-path"
+    )
     account = "azure"
     account_needed = True
     account_example = "add azure: {subscription_id: <GUID>, resource_group: <name>}"

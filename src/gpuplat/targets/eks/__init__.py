@@ -50,6 +50,18 @@ class EKS(Target):
     }
     cloud = "eks"
     title = "EKS"
+    # gpuplat installs no AWS Load Balancer Controller: EKS's in-tree service controller
+    # (cloud-provider-aws) makes the load balancer. An NLB, internal on request; the LB
+    # controller's aws-load-balancer-scheme is not read by it (kubernetes-sigs.github.io/
+    # aws-load-balancer-controller, guide/service/annotations: "not an accurate reference for
+    # the services reconciled by the in-tree controller").
+    load_balancer: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "internal": {
+            "service.beta.kubernetes.io/aws-load-balancer-type": "nlb",
+            "service.beta.kubernetes.io/aws-load-balancer-internal": "true",
+        },
+        "external": {"service.beta.kubernetes.io/aws-load-balancer-type": "nlb"},
+    }
     account = "aws"
     example_region = "us-east-1"
     region_pattern = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d+$")

@@ -59,6 +59,14 @@ class GKE(Target):
     }
     cloud = "gke"
     title = "GKE"
+    # LoadBalancer Service parameters (cloud.google.com/kubernetes-engine/docs/concepts/
+    # service-load-balancer-parameters): "Internal" makes an internal passthrough Network Load
+    # Balancer (all supported versions); l4-rbs the backend service-based external one, which
+    # GKE recommends for every new external LoadBalancer Service.
+    load_balancer: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "internal": {"networking.gke.io/load-balancer-type": "Internal"},
+        "external": {"cloud.google.com/l4-rbs": "enabled"},
+    }
     account = "gcp"
     account_needed = True
     account_example = "add gcp: {project: <project id>}"

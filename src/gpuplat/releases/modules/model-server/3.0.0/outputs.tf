@@ -15,3 +15,8 @@ output "deployment" {
   description = "Name of the Deployment (the scale target of autoscalers)."
   value       = var.name
 }
+
+output "address" {
+  description = "Address of the load balancer in front of the server (host name or IP, as the cloud gives it), reachable from outside the cluster; null without one."
+  value       = var.load_balancer == null ? null : try(coalesce(kubernetes_service_v1.this.status[0].load_balancer[0].ingress[0].hostname, kubernetes_service_v1.this.status[0].load_balancer[0].ingress[0].ip), null)
+}

@@ -325,14 +325,18 @@ resource "kubernetes_deployment_v1" "this" {
   }
 }
 
+# A LoadBalancer when the caller asks for an address outside the cluster (the annotations are
+# the cloud's, for an internal or an external load balancer); the apply waits until the cloud
+# has given it an address (the provider's wait_for_load_balancer, true by default).
 resource "kubernetes_service_v1" "this" {
   metadata {
-    name      = var.name
-    namespace = kubernetes_namespace_v1.this.metadata[0].name
-    labels    = var.labels
+    name        = var.name
+    namespace   = kubernetes_namespace_v1.this.metadata[0].name
+    labels      = var.labels
+    annotations = var.load_balancer == null ? null : var.load_balancer.annotations
   }
   spec {
-    type = "ClusterIP"
+    type = var.load_balancer == null ? "ClusterIP" : "LoadBalancer"
     # A multi-host group serves through its leader.
     selector = var.group == null ? var.selector : var.group.service_selector
     port {
