@@ -12,14 +12,16 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,docs]'
 	touch $(STAMP)
 
 demo: install
 	$(PY) scripts/demo.py
 
+# worksteal: a worker that runs out of tests takes queued ones from the other, so the long
+# real-terraform tests do not leave one CPU idle at the end; the ten slowest are listed.
 test: install tools
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n auto --dist worksteal --durations=10
 
 # The test suite runs the real Graphviz `dot` (the SVG of `gpuplat graph`) and a real Prometheus
 # (the queries rendered for KEDA): install them where the machine lets us (root with apt-get),
@@ -45,8 +47,11 @@ typecheck: install
 
 check: lint typecheck test
 
+# The documentation site (mkdocs.yml): its generated sections checked current, then built with
+# --strict (a broken link or a page outside the nav fails), into site/.
 docs: install
-	$(PY) -m gpuplat.docs
+	$(PY) -m gpuplat.docs --check
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 bench: install
 	$(PY) bench/render.py
@@ -99,4 +104,4 @@ upstream-check: install
 	$(BIN)/pytest -m upstream
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build site

@@ -61,6 +61,11 @@ EXTRA: frozenset[tuple[str, str]] = frozenset(
         # through this data source (the way users' own roots often do) and is validated by real
         # terraform against the stand-in provider built from the vendored google schema.
         ("data", "google_container_cluster"),
+        # src/gpuplat/vendoring/existing.py: `vendor --calls --existing-cluster` attaches pools to
+        # a cluster the repository has through these data sources (GKE's is the one above);
+        # tests/vendoring/test_existing_cluster.py validates them against the stand-ins.
+        ("data", "aws_eks_cluster"),
+        ("data", "azurerm_kubernetes_cluster"),
     }
 )
 

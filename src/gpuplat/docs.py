@@ -1,8 +1,10 @@
-"""Generated documentation: the spec reference, the exit codes, the default example's picture
-and cost, the DaemonSets counted on GPU nodes and the support calendar, kept in the README.
+"""Generated documentation: the spec reference, the exit codes, the CLI reference, the default
+example's picture and cost, the DaemonSets counted on GPU nodes and the support calendar, kept in
+the README and the pages of docs/ between markers.
 
-``python -m gpuplat.docs`` rewrites the marked sections of README.md; ``--check`` exits non-zero
-when they are stale, which is how CI keeps the docs from drifting away from the models.
+``python -m gpuplat.docs`` rewrites the marked sections wherever they are (each once, in
+README.md or a page under docs/); ``--check`` exits non-zero when one is stale, which is how CI
+keeps the docs from drifting away from the models.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def spec_reference() -> str:
     parts: list[str] = []
     for model in order:
         title = "gpuplat.yaml (top level)" if model is Spec else model.__name__
-        parts.append(f"#### {title}\n")
+        parts.append(f"## {title}\n")
         doc = (model.__doc__ or "").strip().splitlines()[0] if model.__doc__ else ""
         if doc:
             parts.append(f"{doc}\n")
@@ -178,9 +180,17 @@ def _covers(chart: ChartSupport, release: ChartRelease) -> str:
     return f"Kubernetes {low}" + (f" to {high}" if high != low else "")
 
 
+def cli_reference() -> str:
+    """Every command's usage, options and help, read from the command line parser itself."""
+    from gpuplat.cli.reference import reference
+
+    return reference()
+
+
 SECTIONS = {
     "spec-reference": spec_reference,
     "exit-codes": exit_codes,
+    "cli-reference": cli_reference,
     "default-picture": default_picture,
     "default-cost": default_cost,
     "node-daemonsets": node_daemonsets,
@@ -188,36 +198,71 @@ SECTIONS = {
 }
 
 
-def render_readme(text: str) -> str:
-    """Return README text with every generated section brought up to date.
+def render_text(text: str, names: tuple[str, ...] | None = None) -> str:
+    """Return ``text`` with the generated sections it holds brought up to date.
+
+    Args:
+        text: A Markdown document.
+        names: The sections it must hold (all of them when None); others it holds are
+            updated too.
 
     Raises:
-        ValueError: A section's markers are missing.
+        ValueError: A section in ``names`` has no markers in the text.
     """
+    wanted = tuple(SECTIONS) if names is None else names
     for name, make in SECTIONS.items():
         begin, end = BEGIN.format(name=name), END.format(name=name)
         start = text.find(begin)
         stop = text.find(end)
         if start < 0 or stop < start:
-            raise ValueError(f"README.md lacks the markers of the {name} section")
+            if name in wanted:
+                raise ValueError(f"the markers of the {name} section are missing")
+            continue
         text = text[: start + len(begin)] + "\n\n" + make() + "\n" + text[stop:]
     return text
 
 
+def documents(repo: Path) -> list[Path]:
+    """README.md and every page of docs/, in a stable order."""
+    pages = sorted((repo / "docs").rglob("*.md")) if (repo / "docs").is_dir() else []
+    return [repo / "README.md", *pages]
+
+
+def render_all(repo: Path) -> dict[Path, tuple[str, str]]:
+    """{document: (current text, wanted text)} of every document with a generated section.
+
+    Raises:
+        ValueError: A section is in no document, or in more than one.
+    """
+    found: dict[str, list[Path]] = {name: [] for name in SECTIONS}
+    out: dict[Path, tuple[str, str]] = {}
+    for path in documents(repo):
+        current = path.read_text(encoding="utf-8")
+        held = tuple(n for n in SECTIONS if BEGIN.format(name=n) in current)
+        for name in held:
+            found[name].append(path)
+        if held:
+            out[path] = (current, render_text(current, held))
+    for name, paths in found.items():
+        if len(paths) != 1:
+            where = ", ".join(p.relative_to(repo).as_posix() for p in paths) or "no document"
+            raise ValueError(f"the {name} section must be in one document, found in {where}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Rewrite README.md (or with ``--check`` report whether it is stale)."""
+    """Rewrite the generated sections (or with ``--check`` report whether one is stale)."""
     args = sys.argv[1:] if argv is None else argv
-    readme = Path(__file__).resolve().parents[2] / "README.md"
-    current = readme.read_text(encoding="utf-8")
-    wanted = render_readme(current)
+    repo = Path(__file__).resolve().parents[2]
+    stale = [(p, w) for p, (c, w) in render_all(repo).items() if c != w]
     if "--check" in args:
-        if wanted != current:
-            print("README.md generated sections are stale: run `make docs`", file=sys.stderr)
-            return 1
-        return 0
-    if wanted != current:
-        readme.write_text(wanted, encoding="utf-8")
-        print("updated README.md", file=sys.stderr)
+        for path, _ in stale:
+            rel = path.relative_to(repo).as_posix()
+            print(f"{rel}: generated sections are stale: run `make golden`", file=sys.stderr)
+        return 1 if stale else 0
+    for path, wanted in stale:
+        path.write_text(wanted, encoding="utf-8")
+        print(f"updated {path.relative_to(repo).as_posix()}", file=sys.stderr)
     return 0
 
 

@@ -34,7 +34,8 @@ class ExitCode(IntEnum):
     """Terraform ran and failed; its diagnostics are shown."""
     REFUSED = 7
     """gpuplat refused to act: a saved plan is missing or stale, a destroy was not allowed,
-    or a protected environment was not confirmed."""
+    a protected environment was not confirmed (or nobody can confirm it: no terminal and no
+    `--yes`), or a failover's target cannot take the workload."""
     LOCKED = 8
     """Another run holds the environment's lock (gpuplat's or Terraform's state lock)."""
     TOOL_MISSING = 9

@@ -110,7 +110,7 @@ def test_failover_refuses_a_target_that_cannot_hold_the_workload(tmp_path: Path)
         tmp_path / "full", placements={"inference-us": {"replicas": {"min": 5, "max": 5}}}
     )
     result = run("failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", cwd=folder)
-    assert result.exit_code == 1
+    assert result.exit_code == 7  # refused, as the README's exit-code table says
     assert "refused, the target cannot hold it" in result.stdout
     assert "5 replicas can never be ready" in result.stdout
 

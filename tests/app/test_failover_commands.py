@@ -8,6 +8,7 @@ handling of the exit codes is what is checked, not gpuplat's.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -71,3 +72,45 @@ def test_a_dry_run_of_a_pending_move_says_what_finishes_it(tmp_path: Path) -> No
     assert done.exit_code == 0, done.stdout + done.stderr
     assert "cannot hold it" not in done.stdout
     assert "gpuplat converge chat -e dev" in done.stdout
+
+
+def test_a_dry_run_as_json_of_a_pending_move_reports_it_and_what_converge_does(
+    tmp_path: Path,
+) -> None:
+    """The JSON of the same dry run: the pending move from its record and converge's steps
+    (the target held at the sources' count, the source replaced at its cold count, the
+    target handed back), not the refusal of a failover to a cluster that already serves."""
+    folder = failover_project(tmp_path / "p", scale_to_zero=True, replicas={"min": 0, "max": 4})
+    set_roles(
+        folder / "envs" / "dev.yaml", "chat", {"inference-us": "active", "inference-use1": "cold"}
+    )
+    record(folder, "dev", PendingMove("chat", "inference-us", ("inference-use1",), "cold", 3))
+    done = run(
+        "failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run", "--json", cwd=folder
+    )
+    assert done.exit_code == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert report["refused"] is False and "reasons" not in report
+    assert report["pending"] == {
+        "target": "inference-us",
+        "sources": ["inference-use1"],
+        "source_role": "cold",
+        "source_replicas": 3,
+        "record": "envs/dev/moves.json",
+    }
+    assert report["converge"]["command"] == "gpuplat converge chat -e dev"
+    assert [(s["cluster"], s["does"]) for s in report["converge"]["steps"]] == [
+        ("inference-us", "held at 3 replica(s) (what the sources served) until they are down"),
+        ("inference-use1", "Deployment replaced: starts at 0 replica(s)"),
+        ("inference-us", "handed back to its autoscaler"),
+    ]
+
+
+def test_a_refused_failover_check_exits_7(tmp_path: Path) -> None:
+    """A failover to where the workload already serves is refused by its check: 7, the
+    README's REFUSED, for the dry run and the real one alike (nothing runs terraform)."""
+    folder = failover_project(tmp_path / "p")
+    for extra in (["--dry-run"], ["--dry-run", "--json"], ["--yes"]):
+        done = run("failover", "chat", "--to", "inference-use1", "-e", "dev", *extra, cwd=folder)
+        assert done.exit_code == 7, (extra, done.stdout, done.stderr)
+        assert "already serves" in done.stdout

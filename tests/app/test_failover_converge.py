@@ -43,6 +43,12 @@ pytestmark = [pytest.mark.terraform, pytest.mark.integration]
 __all__ = ["moto", "stand_ins"]
 
 
+def record_of(project: Path) -> dict[str, object]:
+    """The environment's moves.json (pending moves, counts last seen serving)."""
+    found = project / "envs" / "dev" / "moves.json"
+    return json.loads(found.read_text(encoding="utf-8")) if found.exists() else {}  # type: ignore[no-any-return]
+
+
 def gke_infra_state(project: Path) -> Path:
     return project / ".gpuplat" / "state" / "dev" / GKE / "infra.tfstate"
 
@@ -71,6 +77,9 @@ def leave_serving(
     assert gpuplat("apply", "dev", env=env, cwd=project).returncode == 0
     scaled_by_keda(project, runs)
     assert serving_states(project, moto) == {EKS: {"chat": 0}, GKE: {"chat": runs}}
+    # A plan (CI's, or anyone's) sees GKE serving that count, and the record keeps it.
+    assert gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project).returncode == 0
+    assert record_of(project)["serving"] == {"chat": {GKE: runs}}
 
     # The outage: GKE's serving root cannot read what it needs.
     infra = gke_infra_state(project)
@@ -80,22 +89,31 @@ def leave_serving(
     moved = gpuplat(*move, env=env, cwd=project)
     assert moved.returncode == 0, moved.stdout + moved.stderr
     assert "gpuplat converge chat -e dev" in moved.stdout, moved.stdout
-    eks_runs = 1 if runs == 1 else 0  # fixed: replaced at its count; KEDA: left to it
+    # Fixed: replaced at its count. KEDA: brought up to GKE's last known count (GKE cannot
+    # be read now), its minimum held there until converge takes GKE down.
+    eks_runs = runs
     assert serving_states(project, moto) == {EKS: {"chat": eks_runs}, GKE: {"chat": runs}}
-    record = json.loads((project / "envs" / "dev" / "moves.json").read_text(encoding="utf-8"))
-    assert record == {"moves": {"chat": {"target": EKS, "sources": [GKE], "source_role": "cold"}}}
+    held = 0 if runs == 1 else runs
+    if held:
+        assert f"{EKS} starts at {held} replica(s), the count the source was last seen" in (
+            moved.stdout
+        ), moved.stdout
+        assert "handed back" not in moved.stdout
+    assert record_of(project)["moves"] == {
+        "chat": {"target": EKS, "sources": [GKE], "source_role": "cold", "source_replicas": held}
+    }
 
     # Still down: converge stops before applying anything and keeps the record.
     early = gpuplat("converge", "chat", "-e", "dev", "--yes", env=env, cwd=project)
     assert early.returncode != 0, early.stdout + early.stderr
     assert f"{GKE} could not be planned" in early.stderr
-    assert (project / "envs" / "dev" / "moves.json").exists()
+    assert "chat" in record_of(project)["moves"]
     assert serving_states(project, moto) == {EKS: {"chat": eks_runs}, GKE: {"chat": runs}}
 
     aside.rename(infra)  # GKE is back
     # A render (any later change to the spec) keeps the record.
     assert gpuplat("render", env=env, cwd=project).returncode == 0
-    assert (project / "envs" / "dev" / "moves.json").exists()
+    assert "chat" in record_of(project)["moves"]
     yield project, env
 
 
@@ -109,7 +127,7 @@ def test_converge_finishes_a_target_only_failover_and_a_second_run_changes_nothi
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{GKE}: cold holds 0..0, runs 1 (Deployment replaced" in done.stdout, done.stdout
     assert serving_states(project, moto) == {EKS: {"chat": 1}, GKE: {"chat": 0}}
-    assert not (project / "envs" / "dev" / "moves.json").exists()
+    assert "moves" not in record_of(project)
     # Only GKE's Deployment was replaced; EKS, serving, was not touched.
     moves = [
         (a["action"], int(a["state"]["spec"][0]["replicas"]))  # type: ignore[index]
@@ -140,10 +158,10 @@ def test_the_same_failover_again_finishes_the_move_instead_of_refusing(
     assert moved.returncode == 0, moved.stdout + moved.stderr
     assert "cannot hold it" not in moved.stdout + moved.stderr
     assert serving_states(project, moto) == {EKS: {"chat": 1}, GKE: {"chat": 0}}
-    assert not (project / "envs" / "dev" / "moves.json").exists()
+    assert "moves" not in record_of(project)
     # Without a pending move, a failover to where it already serves is refused as before.
     again = gpuplat("failover", "chat", "--to", EKS, "-e", "dev", "--yes", env=env, cwd=project)
-    assert again.returncode == 1, again.stdout + again.stderr
+    assert again.returncode == 7, again.stdout + again.stderr  # refused
     assert f'"{EKS}" already serves workload "chat"' in again.stdout
 
 
@@ -151,9 +169,9 @@ def test_converge_on_scale_to_zero_holds_the_target_at_the_source_count_then_han
     moto: MotoServer, stand_ins: Path, tmp_path: Path
 ) -> None:
     """The issue's shape: KEDA 0..4 on both clouds, GKE serving 3 when its cloud went down.
-    KEDA's cold bounds are 0..4, so GKE's 3 are inside them: converge takes it down because
-    the record names it a source, and only after EKS runs those 3 (KEDA held at 3), then
-    KEDA gets EKS's count back."""
+    The --target-only move brought EKS up to GKE's last known 3 (KEDA held at 3). KEDA's cold
+    bounds are 0..4, so GKE's 3 are inside them: converge takes it down because the record
+    names it a source, and only then KEDA gets EKS's count back."""
     fresh_bucket(moto)
     project = keda_project(tmp_path / "p", moto.endpoint)
     project, env = next(leave_serving(project, moto, stand_ins, tmp_path, 3))
@@ -161,7 +179,7 @@ def test_converge_on_scale_to_zero_holds_the_target_at_the_source_count_then_han
     log.unlink()
     done = gpuplat("converge", "chat", "-e", "dev", "--yes", env=env, cwd=project)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"{EKS} starts at 3 replica(s)" in done.stdout, done.stdout
+    assert f"{EKS} is held at 3 replica(s)" in done.stdout, done.stdout
     assert f"applied: {EKS} handed back to its autoscaler" in done.stdout, done.stdout
     eks_root = str(project / "envs" / "dev" / EKS / "serving")
     steps = []
@@ -172,12 +190,14 @@ def test_converge_on_scale_to_zero_holds_the_target_at_the_source_count_then_han
             steps.append((side, "deployment", a["action"], replicas))
         elif (count := min_replica_count(a["state"])) is not None:
             steps.append((side, "keda-min", a["action"], count))
-    eks_up = steps.index(("eks", "deployment", "create", 3))
+    # EKS already serves GKE's 3 (the --target-only move held it there): converge leaves its
+    # Deployment alone, takes GKE down, and only then hands EKS back to KEDA.
+    assert not [s for s in steps if s[:2] == ("eks", "deployment")], steps
     gke_down = steps.index(("gke", "deployment", "create", 0))
     back = steps.index(("eks", "keda-min", "update", 0))
-    assert eks_up < gke_down < back, steps
+    assert gke_down < back, steps
     assert serving_states(project, moto) == {EKS: {"chat": 3}, GKE: {"chat": 0}}
-    assert not (project / "envs" / "dev" / "moves.json").exists()
+    assert "moves" not in record_of(project)
     log.unlink()
     again = gpuplat("converge", "chat", "-e", "dev", "--yes", "--json", env=env, cwd=project)
     assert again.returncode == 0, again.stdout + again.stderr

@@ -550,6 +550,9 @@ def test_reference_round_trip_ec2(reference: dict[str, Any]) -> None:
     assert {s.name for s in catalog.shapes("eks")} == expected
 
 
+AZURE_SPOT_UNCONFIRMED = {"Standard_NC24ads_A100_v4"}
+
+
 def test_reference_round_trip_azure(reference: dict[str, Any]) -> None:
     expected = set()
     for series, block in reference["azure"]["series"].items():
@@ -569,7 +572,10 @@ def test_reference_round_trip_azure(reference: dict[str, Any]) -> None:
             )
             assert got == want, ref["name"]
             assert _same_price(s.price_on_demand, ref["price"]["on_demand_usd_hr"]), ref["name"]
-            assert _same_price(s.price_spot, ref["price"]["spot_usd_hr"]), ref["name"]
+            # The same figure; marked unverified where no second source confirmed it.
+            unconfirmed = ref["name"] in AZURE_SPOT_UNCONFIRMED
+            spot = ref["price"]["spot_usd_hr"]
+            assert _same_price(s.price_spot, spot, unconfirmed), ref["name"]
     assert {s.name for s in catalog.shapes("aks")} == expected
     knobs = reference["azure"]["aks_knobs"]
     assert catalog.mig_exposure("aks").values == tuple(knobs["gpu_instance"])

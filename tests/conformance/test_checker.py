@@ -215,6 +215,7 @@ def test_every_code_is_exercised(bundled: ProviderSchemas) -> None:
         FIXTURES / "trimmed",
         FIXTURES / "crds",
         FIXTURES / "rules",
+        FIXTURES / "aliases",
     ]
     report = check(paths, bundled, RuleChecker(load_bundled()))
     seen = {v.code for v in (*report.violations, *report.notes)}

@@ -84,17 +84,26 @@ def test_a_planned_cluster_in_extended_support_costs_the_extended_fee() -> None:
     assert hours["1.35"].floor_after.usd_per_hour == pytest.approx(STANDARD)
 
 
-def test_gke_extended_channel_fee_is_unknown_while_in_extended_support(tmp_path: Path) -> None:
+def test_gke_extended_channel_fee_is_priced_unverified_while_in_extended_support(
+    tmp_path: Path,
+) -> None:
+    """GKE's pricing page says an Extended-channel cluster pays an additional management fee
+    while its minor is in extended support, without a figure in the copy read; two third-party
+    pages give the total as 0.60 $/h (six times the standard 0.10: chkk.io, July 2024, and
+    cloudyali.io, 2025-06-09). So the fee is priced at 0.60 and marked unverified."""
     channel = "      release_channel: REGULAR\n"
     folder = project(
         tmp_path, ((channel, '      release_channel: EXTENDED\n      version: "1.33"\n'),)
     )
     spec = load_project(folder).envs["dev"].spec
     extended = estimate("dev", spec, date(2026, 12, 2)).clusters[0].fee
-    assert extended.usd_per_hour is None
-    assert extended.unknown is not None and "extended tier" in extended.unknown
+    assert (extended.usd_per_hour, extended.unverified, extended.unknown) == (0.60, True, None)
+    assert extended.source == "chkk_gke_extended_support"
+    assert extended.note is not None and "cloudyali_extended_support" in extended.note
     standard = estimate("dev", spec, date(2026, 8, 2)).clusters[0].fee
     assert standard.usd_per_hour == STANDARD
+    # 730 h at 0.60: $438.00 a month for the fee alone, $365.00 more than standard support.
+    assert round(0.60 * 730, 2) == 438.00
 
 
 @pytest.mark.parametrize(("tier", "expected"), [("Free", 0.0), ("Standard", 0.10), (None, 0.0)])

@@ -62,14 +62,16 @@ def test_mermaid_of_the_default_example(tmp_path: Path) -> None:
     assert done.stdout.splitlines() == [
         "flowchart LR",
         '  subgraph e0["environment prod"]',
-        '    subgraph e0c0["cluster inference-us<br/>gke us-central1<br/>$5,351.70/month at max '
-        '(with system pool and fee)"]',
+        '    subgraph e0c0["cluster inference-us<br/>gke us-central1<br/>$5,556.59/month at max '
+        '(with system pool, fee, disks, network)"]',
         '      e0c0p0["pool l4-shared<br/>g2-standard-8: 1 x nvidia-l4, 2 slices<br/>on-demand, '
         '2..8 nodes<br/>$4,985.20/month at max"]',
         "    end",
         '    e0w0["workload chat<br/>2..16 replicas<br/>1 x 1/2 L4 time-slice each"]',
         "  end",
         "  e0w0 --> e0c0p0",
+        "  classDef ondemand fill:#ffffff",
+        "  class e0c0p0 ondemand",
     ]
 
 

@@ -37,9 +37,14 @@ def test_usage_file_addresses_exist_in_the_rendered_root(
         encoding="utf-8"
     )
     for address, counts in usage["resource_usage"].items():
-        assert list(counts) == [key], address
-        module, kind, name = re.fullmatch(r"module\.([^.]+)\.([^.]+)\.([^.]+)", address).groups()  # type: ignore[union-attr]
-        assert kind == resource
+        module, kind, name = re.fullmatch(
+            r"module\.([^.]+)\.([^.]+)\.([^.\[]+)(?:\[0\])?", address
+        ).groups()  # type: ignore[union-attr]
+        if kind == "google_compute_router_nat":
+            assert list(counts) == ["assigned_vms"], address
+        else:
+            assert list(counts) == [key], address
+            assert kind == resource
         source = re.search(rf'module "{re.escape(module)}" {{\n  source = "([^"]+)"', main)
         assert source is not None, f"{module} is not in the rendered prod infra root"
         module_dir = (next((golden / "envs" / "prod").glob("*/infra")) / source.group(1)).resolve()
@@ -53,14 +58,19 @@ def test_gke_counts_are_per_zone_at_the_ceiling(tmp_path: Path) -> None:
     usage = yaml.safe_load(target.read_text())["resource_usage"]
     # prod l4-shared: 8 nodes in total over the cluster's 2 zones -> 4 per zone; system: 3 ->
     # 2 per zone (rounded up: infracost multiplies by the zones).
+    # The Cloud NAT of the private nodes is billed per VM behind it: 8 + 3 = 11 (infracost's
+    # `assigned_vms` defaults to 0, pricing the gateway at $0).
+    nat = "module.cluster_inference-us.google_compute_router_nat.nat[0]"
     assert usage == {
         "module.cluster_inference-us.google_container_node_pool.system": {"nodes": 2},
         "module.pool_inference-us_l4-shared.google_container_node_pool.this": {"nodes": 4},
+        nat: {"assigned_vms": 11},
     }
     assert run("cost", "dev", "--infracost-usage", target, "--at", "floor", cwd=root).exit_code == 0
     assert yaml.safe_load(target.read_text())["resource_usage"] == {
         "module.cluster_inference-us.google_container_node_pool.system": {"nodes": 1},
         "module.pool_inference-us_l4-shared.google_container_node_pool.this": {"nodes": 0},
+        nat: {"assigned_vms": 2},  # GKE creates the system pool's 1 in each of 2 zones
     }
 
 

@@ -105,13 +105,33 @@ def test_examples_as_shipped(tmp_path: Path) -> None:
     assert findings(root, "dev") == [] and findings(root, "prod") == []
 
 
-def test_the_mig_example_separates_paid_idle_slices_from_spot_headroom(tmp_path: Path) -> None:
-    """gke-h100-mig prod: h100-mig on-demand 1..2 nodes x 16 slices (8 H100 x 2 x 3g.40gb),
-    coder at most 24 replicas: 8 slices idle on nodes that run, 8/32 of 2 x 88.49 x 730 h =
-    $32,298.85 paid. h100-mig-spot 0..4 is overflow nobody fills at max: its 64 slices are
-    headroom (4 x 35.396 x 730 h = $103,356.32 at the spot ceiling, 40 % of on-demand), free
-    until used, never "waste"."""
+def test_the_mig_example_strands_no_slice_in_prod(tmp_path: Path) -> None:
+    """gke-h100-mig prod as shipped: h100-mig on-demand 1..2 nodes x 16 slices (8 H100 x 2 x
+    3g.40gb) and h100-mig-spot 0..2 nodes x 16; coder scales to 64 replicas, one slice each =
+    32 on-demand + 32 spot slices, every slice of every node the ceiling pays for. (It used to
+    stop at 24: 8 slices idle on the second on-demand node, $32,298.85 a month paid for
+    nothing, and 64 spot slices nobody could fill.)"""
     root = project(tmp_path, example="gke-h100-mig")
+    assert findings(root, "prod") == []
+    table = run("cost", "prod", "--stranded", cwd=root).stdout
+    assert "Stranded GPUs in prod: none" in table
+
+
+def test_mig_slices_idle_on_running_nodes_are_paid_spot_headroom_is_not(tmp_path: Path) -> None:
+    """gke-h100-mig prod with coder capped at 24 replicas and the spot pool at 0..4: 8 slices
+    idle on nodes that run, 8/32 of 2 x 88.49 x 730 h = $32,298.85 paid. h100-mig-spot is
+    overflow nobody fills at max: its 64 slices are headroom (4 x 35.396 x 730 h =
+    $103,356.32 at the spot ceiling, 40 % of on-demand), free until used, never "waste"."""
+    root = project(tmp_path, example="gke-h100-mig")
+    overlay = root / "envs" / "prod.yaml"
+    text = overlay.read_text(encoding="utf-8")
+    for old, new in (
+        ("      max: 64\n", "      max: 24\n"),
+        ("max_nodes: 2 # one", "max_nodes: 4 #"),
+    ):
+        assert old in text, old
+        text = text.replace(old, new)
+    overlay.write_text(text, encoding="utf-8")
     found = {f["pool"]: f for f in findings(root)}
     od, spot = found["h100-mig"], found["h100-mig-spot"]
     assert (od["units"], od["headroom_units"]) == (8, 0)

@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 
 from tests.support.realparts import (
@@ -60,8 +61,13 @@ def recorded_applies(log: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in lines if line]
 
 
+@cache
 def build_stand_ins() -> Path:
-    """Build (or reuse) the stand-in providers; the CLI config that installs them."""
+    """Build (or reuse) the stand-in providers; the CLI config that installs them.
+
+    Once per test process: setup.sh checks every input and starts six processes even when
+    nothing changed (about a CPU second), and tests call this per root they plan.
+    """
     terraform = terraform_bin()
     schemas = provider_schema_dir()
     if shutil.which("flock") is None:

@@ -124,6 +124,10 @@ def test_gke_minor_past_standard_support_needs_the_extended_channel(tmp_path: Pa
     found = calendar_warnings(extended, about="GKE 1.33")
     assert "is in extended support since 2026-08-03" in found[0].message
     assert "extra cluster fee" in found[0].message
+    # The figure two third-party pages give, said to be unverified where it is shown.
+    assert "($0.60/h per cluster in total, unverified: Google's pricing page gives no figure)" in (
+        found[0].message
+    )
 
 
 def test_gke_minor_only_in_the_rapid_channel(tmp_path: Path) -> None:

@@ -131,12 +131,12 @@ def test_a_missing_required_variable_is_a_type_error_before_terraform(tmp_path: 
     assert "missing 1 required keyword-only argument: 'network'" in done.stderr
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+VENDORING_DOCS = Path(__file__).resolve().parents[2] / "docs" / "vendoring.md"
 
 
 def _readme_app() -> str:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("#### CDKTF") :]
+    text = VENDORING_DOCS.read_text(encoding="utf-8")
+    section = text[text.index("## CDKTF") :]
     return section[section.index("```python\n") + 10 : section.index("```\n", 10)]
 
 

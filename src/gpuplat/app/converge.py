@@ -20,7 +20,7 @@ from pathlib import Path
 from gpuplat.app import pending
 from gpuplat.app.apply import apply_env
 from gpuplat.app.failover import load_env
-from gpuplat.app.move import floor_variables, running_count, warm_floor
+from gpuplat.app.move import floor_variables, held_count, running_count
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.rolecount import deployment_address
 from gpuplat.errors import GpuplatError, RefusedError
@@ -113,18 +113,21 @@ def converge(
     target = result.move.target if result.move is not None else None
     if target in plans and target not in result.replaced:
         # An autoscaled target (KEDA starts at 0) serves the sources' count before they go
-        # down, as the failover does; it gets its count back at the end.
+        # down, as the failover does, and stays held there (a --target-only move left it held:
+        # a plan without the floor would lower its minimum first); it gets its count back at
+        # the end. Its Deployment is replaced only when it runs fewer.
         assert target is not None and result.move is not None
         left = [s for s in result.move.sources if s in plans]
-        result.floor = warm_floor(spec_env, workload, target, plans, left)
+        result.floor = held_count(spec_env, workload, target, plans, left)
         if result.floor:
+            short = running_count(plans[target], addresses[target]) < result.floor
             plans[target] = _plan(
                 root,
                 env,
                 [target],
                 binary,
                 progress,
-                {target: [addresses[target]]},
+                {target: [addresses[target]]} if short else {},
                 floor_variables(workload, target, result.floor),
             )[target]
     result.plans = [plans[c] for c in order]
@@ -210,7 +213,7 @@ def result_lines(result: ConvergeResult) -> list[str]:
             lines.extend(summary.lines())
     if result.floor and result.move is not None:
         lines.append(
-            f"  {result.move.target} starts at {result.floor} replica(s), the count the sources "
+            f"  {result.move.target} is held at {result.floor} replica(s), the count the sources "
             "serve now; its autoscaler gets the count back once they are down"
         )
     for cluster in result.applied:
@@ -230,13 +233,7 @@ def result_json(result: ConvergeResult) -> dict[str, object]:
     return {
         "environment": result.env,
         "workload": result.workload,
-        "pending": None
-        if move is None
-        else {
-            "target": move.target,
-            "sources": list(move.sources),
-            "source_role": move.source_role,
-        },
+        "pending": None if move is None else pending_json(result.env, move),
         "roles": {c: {"role": r, "low": lo, "high": hi} for c, (r, lo, hi) in result.roles.items()},
         "running": dict(result.running),
         "replaced": list(result.replaced),
@@ -246,4 +243,56 @@ def result_json(result: ConvergeResult) -> dict[str, object]:
         "changed": result.changed,
         "floor": result.floor,
         "handed_back": result.handed_back,
+    }
+
+
+def preview(root: Path, env: str, move: pending.PendingMove) -> dict[str, object]:
+    """What ``gpuplat converge`` would do to finish ``move``, from the spec and the record only
+    (no terraform runs: the counts it acts on are read when it runs).
+
+    Raises:
+        SpecError: The spec or the overlay has errors.
+        GpuplatError: The workload is no longer in the spec.
+    """
+    spec_env = load_env(root, env)
+    found = next((w for w in spec_env.spec.workloads if w.name == move.workload), None)
+    if found is None:
+        raise GpuplatError(f'no workload "{move.workload}" in {env}')
+    order = sorted(found.clusters, key=lambda c: bounds(found, c).role != "active")
+    steps: list[dict[str, object]] = []
+    for cluster in order:
+        role = bounds(found, cluster)
+        step: dict[str, object] = {
+            "cluster": cluster,
+            "role": role.role,
+            "replicas": [role.low, role.high],
+        }
+        if cluster == move.target and move.source_replicas:
+            step["does"] = (
+                f"held at {move.source_replicas} replica(s) (what the sources served) until "
+                "they are down"
+            )
+        elif cluster in move.sources:
+            step["does"] = f"Deployment replaced: starts at {role.low} replica(s)"
+        else:
+            step["does"] = "planned and applied as the spec says"
+        steps.append(step)
+    if move.source_replicas:
+        steps.append({"cluster": move.target, "does": "handed back to its autoscaler"})
+    return {
+        "command": f"gpuplat converge {move.workload} -e {env}",
+        "steps": steps,
+        "note": "converge reads the counts each cluster runs when it runs; a cluster it cannot "
+        "plan stops it before anything is applied",
+    }
+
+
+def pending_json(env: str, move: pending.PendingMove) -> dict[str, object]:
+    """A pending move as JSON."""
+    return {
+        "target": move.target,
+        "sources": list(move.sources),
+        "source_role": move.source_role,
+        "source_replicas": move.source_replicas,
+        "record": f"envs/{env}/{pending.FILE}",
     }

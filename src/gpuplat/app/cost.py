@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gpuplat.cost import pricefile
 from gpuplat.cost.estimate import EnvCost, LevelName, estimate
 from gpuplat.cost.infracost import usage_file
 from gpuplat.cost.report import report_json, stranded_table, table
@@ -24,14 +25,18 @@ class CostResult:
     envs: tuple[EnvCost, ...]
     stranded: dict[str, list[Finding]] = field(default_factory=dict)
     written: tuple[str, ...] = ()
+    prices: pricefile.PriceFile | None = None
+    """The price file the figures came from (None: the shipped catalog)."""
 
     def to_json(self) -> dict[str, object]:
-        return report_json(self.envs, self.stranded)
+        with pricefile.using(self.prices):
+            return report_json(self.envs, self.stranded)
 
     def lines(self, *, with_stranded: bool) -> list[str]:
         """The table for people; with ``with_stranded``, the stranded-GPU report instead."""
         if not with_stranded:
-            return table(self.envs)
+            with pricefile.using(self.prices):
+                return table(self.envs)
         out: list[str] = []
         for env in self.envs:
             out.extend(stranded_table(env.name, self.stranded.get(env.name, [])))
@@ -44,6 +49,7 @@ def cost_project(
     *,
     infracost_usage: Path | None = None,
     level: LevelName = "ceiling",
+    prices: str | None = None,
 ) -> CostResult:
     """Price the named environments (default: all) of the project in ``root``.
 
@@ -53,6 +59,8 @@ def cost_project(
         infracost_usage: Also write an infracost usage file there; with several environments
             its name must hold ``{env}``.
         level: Node counts the usage file gives (``ceiling`` or ``floor``).
+        prices: A price file to price from, ``catalog`` for the shipped catalog, or None for
+            the newest file ``gpuplat prices update`` wrote in the project (else the catalog).
 
     Returns:
         The estimates, stranded GPUs and the usage files written.
@@ -63,7 +71,9 @@ def cost_project(
             file cannot be written.
     """
     project = load_project(root, envs)
-    costs = tuple(estimate(name, env.spec, project.today) for name, env in project.envs.items())
+    chosen = pricefile.choose(root, prices)
+    with pricefile.using(chosen):
+        costs = tuple(estimate(name, env.spec, project.today) for name, env in project.envs.items())
     found = {
         name: stranded(env.spec, cost)
         for (name, env), cost in zip(project.envs.items(), costs, strict=True)
@@ -84,4 +94,4 @@ def cost_project(
             with user_files("write the infracost usage file"):
                 write_file(path, usage_file(name, env.spec, level))
             written.append(str(path))
-    return CostResult(costs, found, tuple(written))
+    return CostResult(costs, found, tuple(written), chosen)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
+from gpuplat.cost import pricefile
 from gpuplat.cost.estimate import estimate
 from gpuplat.picture.dot import dot, render
 from gpuplat.picture.mermaid import mermaid
@@ -30,12 +31,14 @@ def graph_project(root: Path, env: str | None, fmt: Format) -> bytes:
         ToolMissingError: SVG or PNG was asked for and Graphviz' dot is not installed.
     """
     project = load_project(root, [env] if env else [])
-    boxes = picture(
-        [
-            (name, loaded.spec, estimate(name, loaded.spec, project.today))
-            for name, loaded in project.envs.items()
-        ]
-    )
+    # Priced as `gpuplat cost` prices: from the newest price file, else the shipped catalog.
+    with pricefile.using(pricefile.choose(root)):
+        boxes = picture(
+            [
+                (name, loaded.spec, estimate(name, loaded.spec, project.today))
+                for name, loaded in project.envs.items()
+            ]
+        )
     if fmt == "mermaid":
         return mermaid(boxes).encode()
     source = dot(boxes)

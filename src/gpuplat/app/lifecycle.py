@@ -53,6 +53,13 @@ def destroy_env(
     """
     loaded = load_project(root, [env]).envs[env]
     names = selected_clusters(loaded, clusters)
+    if not yes and confirm is None:
+        # Nobody can confirm: refused before terraform runs (init alone may reach the state
+        # backend, download providers and take minutes for nothing).
+        raise RefusedError(
+            f"destroying {env} needs a confirmation",
+            hint="run it in a terminal and confirm, or pass --yes",
+        )
     result = DestroyResult(env)
     with ExitStack() as held, progress.running():
         for cluster in names:
@@ -93,12 +100,8 @@ def destroy_env(
             return result
         count = sum(sum(s.counts.values()) for s in result.summaries)
         if not yes:
+            assert confirm is not None  # refused above
             question = f"Destroy {count} resource(s) of {env}? Type '{env}' to confirm"
-            if confirm is None:
-                raise RefusedError(
-                    f"destroying {env} needs a confirmation",
-                    hint="run it in a terminal and confirm, or pass --yes",
-                )
             if not confirm(question):
                 for one in planned:
                     saved.discard(one)

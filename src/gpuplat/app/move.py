@@ -17,7 +17,7 @@ the target is brought up and the sources are left serving, to be applied once re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,8 +119,10 @@ def carry_out(
                 details=tuple(first.details) if first is not None else (),
             )
         result.pending = unplanned
+        # A source whose cloud is down cannot be read: its last known count stands in.
+        known = {c: pending.last_known(root, env, workload, c) for c in unplanned}
         floor = warm_floor(
-            changed, workload, to, by_cluster, [c for c in sources if c not in unplanned]
+            changed, workload, to, by_cluster, [c for c in sources if c not in unplanned], known
         )
         if floor:
             # Up to the source's serving count, waited for, before any source goes down.
@@ -149,11 +151,12 @@ def carry_out(
         except GpuplatError as exc:
             raise _stopped(exc, result, cluster) from None
         (result.applied if done.applied else result.unchanged).append(cluster)
-    if result.floor:
+    if result.floor and not result.pending:
         _hand_back(root, env, to, binary, progress, result)
     if result.pending:
-        # Nothing in the spec or the state says the sources still serve: the record does.
-        move = pending.PendingMove(workload, to, tuple(result.pending), source_role)
+        # Nothing in the spec or the state says the sources still serve: the record does. The
+        # target stays held at the floor until converge has taken them down.
+        move = pending.PendingMove(workload, to, tuple(result.pending), source_role, result.floor)
         pending.record(root, env, move)
     else:
         pending.clear(root, env, workload)
@@ -170,23 +173,41 @@ def _planned_or_raise(plan: ClusterPlan, cluster: str) -> None:
         )
 
 
-def warm_floor(
-    env: EnvSpec, workload: str, to: str, plans: dict[str, ClusterPlan], sources: list[str]
+def held_count(
+    env: EnvSpec,
+    workload: str,
+    to: str,
+    plans: Mapping[str, ClusterPlan],
+    sources: Sequence[str],
+    known: Mapping[str, int] | None = None,
 ) -> int:
-    """Replicas an autoscaled target starts with: the sources' serving count now (their
-    refreshed Deployments), when that is more than the target runs; else 0 (no floor).
+    """Replicas an autoscaled target is held at while the sources go down: what they serve
+    now (their refreshed Deployments; ``known`` for a source that cannot be read, its last
+    known count), up to the target's maximum, when that is more than its minimum; else 0.
 
     An autoscaler would start the target at its minimum, 0 for KEDA: the first requests after
     the move would wait for a node, the pull and the weights on the cloud moved to."""
     serving = next(p for p in serving_plans(env, to) if p.name == workload)
     if serving.scaler is None:
         return 0
+    read = sum(running_count(plans[c], _deployment(env, workload, c)) for c in sources)
+    wanted = min(read + sum((known or {}).values()), serving.replicas_max)
+    return wanted if wanted > serving.replicas_min else 0
 
-    def running(cluster: str) -> int:
-        return running_count(plans[cluster], _deployment(env, workload, cluster))
 
-    wanted = min(sum(running(c) for c in sources), serving.replicas_max)
-    return wanted if wanted > max(running(to), serving.replicas_min) else 0
+def warm_floor(
+    env: EnvSpec,
+    workload: str,
+    to: str,
+    plans: Mapping[str, ClusterPlan],
+    sources: Sequence[str],
+    known: Mapping[str, int] | None = None,
+) -> int:
+    """The count an autoscaled target is brought up to (``held_count``), when it runs fewer
+    now; else 0 (no floor)."""
+    wanted = held_count(env, workload, to, plans, sources, known)
+    runs = running_count(plans[to], _deployment(env, workload, to))
+    return wanted if wanted > runs else 0
 
 
 def _hand_back(
@@ -311,10 +332,11 @@ def result_lines(result: MoveResult) -> list[str]:
             ready = " (its pods ready: terraform waited for the rollout)" if phase == 1 else ""
             lines.append(f"phase {phase} applied: {cluster}{ready}")
     if result.floor:
+        seen = "was last seen serving" if result.pending else "serves now"
         lines.insert(
             2,
-            f"    {check.target} starts at {result.floor} replica(s), the count the source serves "
-            "now; its autoscaler gets the count back once the source is down",
+            f"    {check.target} starts at {result.floor} replica(s), the count the source {seen}; "
+            "its autoscaler gets the count back once the source is down",
         )
     if result.handed_back:
         lines.append(f"phase 3 applied: {check.target} handed back to its autoscaler")

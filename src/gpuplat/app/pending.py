@@ -1,17 +1,24 @@
-"""Moves a failover left unfinished, recorded beside the rendered tree of their environment.
+"""Moves a failover left unfinished, and the counts last seen serving, beside the rendered tree.
 
 ``gpuplat failover --target-only`` brings the target up and leaves the sources it could not
 plan serving. Terraform leaves a running Deployment's count alone (``ignore_changes``), so
 nothing in the spec or the state says that the move is unfinished: ``envs/<env>/moves.json``
-does (workload -> target, the sources left serving, their role), committed with the render so
-that whoever finishes the move after the outage finds it. ``gpuplat converge`` reads it and
-removes the workload's entry once every cluster holds its role's count.
+does (workload -> target, the sources left serving, their role, the count the target was
+brought up to), committed with the render so that whoever finishes the move after the outage
+finds it. ``gpuplat converge`` reads it and removes the workload's entry once every cluster
+holds its role's count.
+
+The same file keeps the count each placement was last seen serving (``serving``: workload ->
+cluster -> replicas, as the last plan of its serving root refreshed it). During an outage the
+source cannot be read: a scale-to-zero target is brought up to that last known count, not to
+its autoscaler's minimum of 0. A placement seen running none is left out.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpuplat.errors import GpuplatError, user_files
@@ -28,11 +35,59 @@ class PendingMove:
     target: str
     sources: tuple[str, ...]
     source_role: str
+    source_replicas: int = 0
+    """What the sources served (read, or last known): the count the target is held at until
+    they are down; 0 when no count was known or the target has no autoscaler."""
+
+
+@dataclass
+class Record:
+    """Everything ``moves.json`` holds."""
+
+    moves: dict[str, PendingMove] = field(default_factory=dict)
+    serving: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Workload -> cluster -> replicas last seen running there (none: left out)."""
 
 
 def path(root: Path, env: str) -> Path:
     """Where the environment's pending moves are recorded."""
     return root / "envs" / env / FILE
+
+
+def load(root: Path, env: str) -> Record:
+    """The environment's record (none: empty).
+
+    Raises:
+        FileError: The file cannot be read.
+        GpuplatError: It is not what gpuplat writes.
+    """
+    where = path(root, env)
+    with user_files("read the pending moves"):
+        if not where.exists():
+            return Record()
+        text = where.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+        moves = {
+            name: PendingMove(
+                name,
+                m["target"],
+                tuple(m["sources"]),
+                m["source_role"],
+                int(m.get("source_replicas", 0)),
+            )
+            for name, m in data.get("moves", {}).items()
+        }
+        serving = {
+            name: {cluster: int(n) for cluster, n in counts.items()}
+            for name, counts in data.get("serving", {}).items()
+        }
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise GpuplatError(
+            f"{where} is not a record of pending moves: {exc}",
+            hint="restore it from version control, or remove it once every cluster holds its role",
+        ) from None
+    return Record(moves, serving)
 
 
 def read(root: Path, env: str) -> dict[str, PendingMove]:
@@ -42,38 +97,28 @@ def read(root: Path, env: str) -> dict[str, PendingMove]:
         FileError: The file cannot be read.
         GpuplatError: It is not what gpuplat writes.
     """
-    where = path(root, env)
-    with user_files("read the pending moves"):
-        if not where.exists():
-            return {}
-        text = where.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-        return {
-            name: PendingMove(name, m["target"], tuple(m["sources"]), m["source_role"])
-            for name, m in data["moves"].items()
-        }
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise GpuplatError(
-            f"{where} is not a record of pending moves: {exc}",
-            hint="restore it from version control, or remove it once every cluster holds its role",
-        ) from None
+    return load(root, env).moves
 
 
-def _write(root: Path, env: str, moves: dict[str, PendingMove]) -> None:
+def _write(root: Path, env: str, record: Record) -> None:
     where = path(root, env)
     with user_files("record the pending moves"):
-        if not moves:
+        if not record.moves and not record.serving:
             where.unlink(missing_ok=True)
             return
-        body = {
-            "moves": {
-                name: {k: v for k, v in asdict(m).items() if k != "workload"}
-                for name, m in sorted(moves.items())
+        body: dict[str, object] = {}
+        if record.moves:
+            body["moves"] = {
+                name: {
+                    "target": m.target,
+                    "sources": list(m.sources),
+                    "source_role": m.source_role,
+                    "source_replicas": m.source_replicas,
+                }
+                for name, m in sorted(record.moves.items())
             }
-        }
-        for move in body["moves"].values():
-            move["sources"] = list(move["sources"])
+        if record.serving:
+            body["serving"] = record.serving
         write_file(where, json.dumps(body, indent=2, sort_keys=True) + "\n")
 
 
@@ -83,17 +128,48 @@ def record(root: Path, env: str, move: PendingMove) -> None:
     Raises:
         FileError: The file cannot be read or written.
     """
-    moves = read(root, env)
-    moves[move.workload] = move
-    _write(root, env, moves)
+    found = load(root, env)
+    found.moves[move.workload] = move
+    _write(root, env, found)
 
 
 def clear(root: Path, env: str, workload: str) -> None:
-    """Forget the workload's pending move (the file goes with the last one).
+    """Forget the workload's pending move (the file goes with the last entry).
 
     Raises:
         FileError: The file cannot be read or written.
     """
-    moves = read(root, env)
-    if moves.pop(workload, None) is not None:
-        _write(root, env, moves)
+    found = load(root, env)
+    if found.moves.pop(workload, None) is not None:
+        _write(root, env, found)
+
+
+def remember(root: Path, env: str, seen: Mapping[tuple[str, str], int]) -> None:
+    """Keep the counts a plan read, (workload, cluster) -> replicas; the file is written only
+    when one differs from what it holds.
+
+    Raises:
+        FileError: The file cannot be read or written.
+    """
+    found = load(root, env)
+    before = json.dumps(found.serving, sort_keys=True)
+    for (workload, cluster), count in seen.items():
+        counts = found.serving.setdefault(workload, {})
+        if count > 0:
+            counts[cluster] = count
+        else:
+            counts.pop(cluster, None)
+        if not counts:
+            del found.serving[workload]
+    if json.dumps(found.serving, sort_keys=True) != before:
+        _write(root, env, found)
+
+
+def last_known(root: Path, env: str, workload: str, cluster: str) -> int:
+    """Replicas ``workload`` was last seen running on ``cluster`` (0: none, or never seen).
+
+    Raises:
+        FileError: The file cannot be read.
+        GpuplatError: It is not what gpuplat writes.
+    """
+    return load(root, env).serving.get(workload, {}).get(cluster, 0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpuplat import __version__
 from gpuplat.errors import ConflictError, GpuplatError, RefusedError, StaleError, user_files
@@ -18,6 +19,7 @@ from gpuplat.releases.versions import Release, latest, release_files, release_ha
 from gpuplat.vendoring.compat import Clash, calling_folders, clashes, module_pins
 from gpuplat.vendoring.destination import read_repository
 from gpuplat.vendoring.disk import write_file, write_folder
+from gpuplat.vendoring.existing import Existing
 from gpuplat.vendoring.lock import (
     DEFAULT_FOLDER,
     DEFAULT_INTO,
@@ -30,6 +32,9 @@ from gpuplat.vendoring.lock import (
     read_lock,
 )
 from gpuplat.vendoring.state import Drift, drift, rel
+
+if TYPE_CHECKING:
+    from gpuplat.spec.model import Cluster
 
 
 @dataclass
@@ -53,6 +58,10 @@ class Calls:
     env: str | None
     stage: str
     command: str
+    existing: tuple[str, ...] = ()
+    """Clusters the repository already has: their pools join them (infra stage)."""
+    node_role: str | None = None
+    """The nodes' IAM role ARN for an existing EKS cluster."""
 
 
 def locate_lock(dest: Path, into: str | None) -> tuple[Path, Path]:
@@ -233,6 +242,7 @@ def _calls(
             hint="name one with -e: " + ", ".join(project.envs),
         )
     env = next(iter(project.envs.values()))
+    existing = _existing(env.spec.clusters, calls)
     folder = calls.folder if calls.folder.is_absolute() else dest / calls.folder
     out: dict[str, tuple[str, str]] = {}
     for cluster in env.spec.clusters:
@@ -243,6 +253,7 @@ def _calls(
             lambda name, version: lock.module_dir(vendor_dir, name, version),
             folder,
             calls.command,
+            existing.get(cluster.name),
         )
         if text is None:
             continue
@@ -264,6 +275,29 @@ def _calls(
                 )
         out[path] = (text, calls.command)
     return out
+
+
+def _existing(clusters: Sequence[Cluster], calls: Calls) -> dict[str, Existing]:
+    """{cluster name: what the user said about it} of the clusters the repository has."""
+    import difflib
+
+    names = [c.name for c in clusters]
+    for name in calls.existing:
+        if name not in names:
+            close = difflib.get_close_matches(name, names, n=1)
+            raise GpuplatError(
+                f"--existing-cluster {name}: no such cluster in the spec",
+                hint=f"did you mean {close[0]}?"
+                if close
+                else "the spec's clusters: " + ", ".join(names),
+            )
+    if calls.existing and calls.stage != "infra":
+        raise GpuplatError(
+            "--existing-cluster attaches the infra stage's pools to a cluster",
+            hint="the later stages' calls reach a cluster through its provider configuration: "
+            "write them without --existing-cluster",
+        )
+    return {name: Existing(calls.node_role) for name in calls.existing}
 
 
 def check(dest: Path, into: str | None = None) -> tuple[str, int]:

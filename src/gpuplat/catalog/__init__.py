@@ -22,6 +22,7 @@ chooses (``chart``, ``feature_floor``, ``feature_limit``, ``source``) raise
 :class:`UnknownNameError`.
 """
 
+from gpuplat.catalog.billing import DiskPrice, NetworkPrice, disk_price, network_price
 from gpuplat.catalog.calendar import (
     CloudCalendar,
     Phase,
@@ -119,6 +120,7 @@ __all__ = [
     "ClusterFee",
     "ContainerRequests",
     "CpuArch",
+    "DiskPrice",
     "Feature",
     "FeatureFloor",
     "FeatureLimit",
@@ -126,6 +128,7 @@ __all__ = [
     "Kind",
     "MigExposure",
     "MigSupport",
+    "NetworkPrice",
     "NodeDaemonSet",
     "NodeLabel",
     "NodeMargin",
@@ -152,6 +155,7 @@ __all__ = [
     "cloud_calendar",
     "cluster_fee",
     "cluster_fees",
+    "disk_price",
     "feature_floor",
     "feature_floors",
     "feature_limit",
@@ -165,6 +169,7 @@ __all__ = [
     "mig_exposure",
     "mig_profiles",
     "minor_key",
+    "network_price",
     "no_mig_gpus",
     "node_daemonsets",
     "node_labels",

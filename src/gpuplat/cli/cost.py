@@ -32,6 +32,14 @@ from gpuplat.cli.group import App, cli
     show_default=True,
     help="Node counts of the infracost usage file.",
 )
+@click.option(
+    "--prices",
+    "prices",
+    default=None,
+    metavar="FILE|catalog",
+    help="Price from this price file, or from the shipped catalog "
+    "(default: the newest file `gpuplat prices update` wrote in prices/, else the catalog).",
+)
 @click.pass_obj
 def cost(
     app: App,
@@ -40,6 +48,7 @@ def cost(
     with_stranded: bool,
     infracost_usage: Path | None,
     level: str,
+    prices: str | None,
 ) -> int:
     """What ENV(s) cost (default: all): per cluster and pool, at floor, expected and ceiling."""
     from gpuplat.app.cost import cost_project
@@ -49,6 +58,7 @@ def cost(
         envs,
         infracost_usage=infracost_usage,
         level="floor" if level == "floor" else "ceiling",
+        prices=prices,
     )
     if as_json:
         app.console.json(result.to_json())
@@ -78,4 +88,28 @@ def graph(app: App, env: str | None, fmt: str) -> int:
         "svg" if fmt == "svg" else "dot" if fmt == "dot" else "mermaid"
     )
     app.console.data(graph_project(app.root, env, chosen).decode().rstrip("\n"))
+    return 0
+
+
+@cli.group()
+def prices() -> None:
+    """The clouds' public list prices that `cost` prices from."""
+
+
+@prices.command("update")
+@click.argument("envs", nargs=-1, shell_complete=complete_envs)
+@click.pass_obj
+def prices_update(app: App, envs: tuple[str, ...]) -> int:
+    """Fetch list prices for the shapes of ENV(s) (default: all) into prices/prices-DATE.json.
+
+    AWS Price List and Azure Retail Prices need no credentials; the Google Cloud Billing
+    Catalog needs an API key in GPUPLAT_GCP_API_KEY (without it GKE keeps the catalog's
+    figures). `gpuplat cost` then prices from the newest file.
+    """
+    from gpuplat.app.prices import update_prices
+
+    done = update_prices(app.root, envs)
+    app.console.say(f"wrote {done.path} ({done.figures} figures)")
+    for line in done.skipped:
+        app.console.say(f"  {line}")
     return 0

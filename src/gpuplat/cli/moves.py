@@ -9,6 +9,7 @@ import click
 from gpuplat.cli.complete import complete_envs
 from gpuplat.cli.group import App, cli
 from gpuplat.cli.options import TERRAFORM_OPTION, confirmer
+from gpuplat.errors import ExitCode
 
 
 def run_converge(
@@ -104,12 +105,30 @@ def failover(
 
     role: Literal["cold", "warm"] = "warm" if source_role == "warm" else "cold"
     moved = pending.read(app.root, env).get(workload)
-    if dry_run and moved is not None and moved.target == to and not as_json:
+    if dry_run and moved is not None and moved.target == to:
+        # The same failover again finishes the move: say what that would do, not a refusal.
+        from gpuplat.app import converge as converge_app
+
+        steps = converge_app.preview(app.root, env, moved)
+        if as_json:
+            app.console.json(
+                {
+                    "environment": env,
+                    "workload": workload,
+                    "target": to,
+                    "refused": False,
+                    "pending": converge_app.pending_json(env, moved),
+                    "converge": steps,
+                }
+            )
+            return 0
         app.console.data(
             f"failover {workload} to {to} ({env}): pending, {', '.join(moved.sources)} left "
             f"serving by a --target-only move (envs/{env}/moves.json); this failover without "
-            f"--dry-run, or `gpuplat converge {workload} -e {env}`, finishes it"
+            f"--dry-run, or `gpuplat converge {workload} -e {env}`, finishes it:"
         )
+        for step in steps["steps"]:  # type: ignore[attr-defined]
+            app.console.data(f"  {step['cluster']}: {step['does']}")
         return 0
     if dry_run:
         check = failover_app.failover(app.root, env, workload, to, role)
@@ -118,7 +137,7 @@ def failover(
         else:
             for line in failover_app.report_lines(env, check):
                 app.console.data(line)
-        return 1 if check.refused else 0
+        return ExitCode.REFUSED if check.refused else 0
     if moved is not None and moved.target == to:
         # The same failover again after a --target-only move: finish it.
         return run_converge(
@@ -141,4 +160,4 @@ def failover(
     else:
         for line in move.result_lines(result):
             app.console.data(line)
-    return 1 if result.check.refused else 0
+    return ExitCode.REFUSED if result.check.refused else 0

@@ -61,6 +61,20 @@ def _split(value: str | None) -> tuple[str, ...]:
     help="Which stage's module calls to write.",
 )
 @click.option(
+    "--existing-cluster",
+    "existing",
+    multiple=True,
+    metavar="CLUSTER",
+    help="A cluster of the spec the repository already has: no cluster call is written, its "
+    "pools join it through the cloud's data source (repeatable; infra stage).",
+)
+@click.option(
+    "--node-role",
+    default=None,
+    metavar="ARN",
+    help="IAM role of the nodes of an existing EKS cluster (EKS does not say it).",
+)
+@click.option(
     "--ignore-constraints", is_flag=True, help="Vendor even when version constraints conflict."
 )
 @click.option(
@@ -83,6 +97,8 @@ def copy(
     calls_dir: Path | None,
     env: str | None,
     stage: str,
+    existing: tuple[str, ...],
+    node_role: str | None,
     ignore_constraints: bool,
     cdktf: str | None,
     check: bool,
@@ -111,7 +127,15 @@ def copy(
             words += ["-e", env]
         if into:
             words += ["--into", into]
-        calls = vendor_app.Calls(calls_dir, env, stage, shlex.join(words))
+        for name in existing:
+            words += ["--existing-cluster", name]
+        if node_role:
+            words += ["--node-role", node_role]
+        calls = vendor_app.Calls(
+            calls_dir, env, stage, shlex.join(words), tuple(existing), node_role
+        )
+    elif existing or node_role:
+        raise click.UsageError("--existing-cluster and --node-role go with --calls DIR")
     result = vendor_app.vendor(
         dest,
         app.root,

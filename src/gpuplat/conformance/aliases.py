@@ -1,5 +1,6 @@
 """Provider aliases a module uses but never declares (``provider = aws.east`` with no
-``provider "aws" { alias = "east" }`` and no ``configuration_aliases`` entry for it).
+``provider "aws" { alias = "east" }`` and no ``configuration_aliases`` entry for it), and
+module calls whose ``providers`` do not match the child's ``configuration_aliases``.
 
 ``terraform validate`` rejects them ("Provider configuration not present", "missing provider
 provider[...].east"); a file-by-file schema check cannot see them, because the declaration
@@ -7,10 +8,19 @@ may be in any file of the module's folder. So this pass reads a folder at a time
 folder declares (its ``provider`` blocks' aliases and its ``configuration_aliases``) against
 what its ``resource``, ``data``, ``ephemeral`` blocks' ``provider`` and its ``module`` calls'
 ``providers`` values name.
+
+A call to a local module is also held to the child's ``configuration_aliases``, as Terraform's
+``validateProviderConfigs`` (internal/configs/provider_validation.go) does: an alias the child
+declares that the call does not pass and the child does not configure itself is an error
+("Missing required provider configuration", located at the module block); a ``providers`` key
+naming an alias the child does not declare is passed to nothing (terraform warns "Reference to
+undefined provider" for an official provider and refuses any other), and one the child configures
+itself cannot be overridden ("Cannot override provider configuration").
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -29,6 +39,24 @@ class _Folder:
     """``name.alias`` of every alias the folder declares."""
     used: list[tuple[Path, int, str, str]] = field(default_factory=list)
     """(file, line, block address, ``name.alias``) of every alias the folder names."""
+    wanted: set[str] = field(default_factory=set)
+    """``name.alias`` of the folder's ``configuration_aliases`` (what its callers must pass)."""
+    configured: set[str] = field(default_factory=set)
+    """``name.alias`` of the folder's own aliased ``provider`` blocks that configure something."""
+    proxies: set[str] = field(default_factory=set)
+    """``name.alias`` of empty aliased ``provider`` blocks: the older way to accept one passed in."""
+    calls: list[_Call] = field(default_factory=list)
+    """The folder's calls of local modules that pass or could need ``providers``."""
+
+
+@dataclass(frozen=True)
+class _Call:
+    path: Path
+    line: int
+    name: str
+    child: Path
+    passed: dict[str, int]
+    """``name.alias`` (or ``name``) of each ``providers`` key with the line it is on."""
 
 
 def _ref(value: object) -> str | None:
@@ -54,6 +82,9 @@ def _read(path: Path, folder: _Folder) -> None:
             name = _literal(alias.value) if alias is not None else None
             if name:
                 folder.declared.add(f"{block.labels[0]}.{name}")
+                empty = len(block.body.attributes) == 1 and not block.body.blocks
+                target = folder.proxies if empty else folder.configured
+                target.add(f"{block.labels[0]}.{name}")
         elif block.type == "terraform":
             for required in block.body.blocks_of("required_providers"):
                 for attr in required.body.attributes:
@@ -66,6 +97,7 @@ def _read(path: Path, folder: _Folder) -> None:
                         ref = _ref(entry)
                         if ref is not None:
                             folder.declared.add(ref)
+                            folder.wanted.add(ref)
         elif block.type in _KINDS and len(block.labels) == 2:
             _used_by_resource(path, block, folder)
         elif block.type == "module" and block.labels:
@@ -75,6 +107,39 @@ def _read(path: Path, folder: _Folder) -> None:
                     ref = _ref(value)
                     if ref is not None:
                         folder.used.append((path, providers.line, f"module.{block.labels[0]}", ref))
+            _call(path, block, folder)
+
+
+def _call(path: Path, block: Block, folder: _Folder) -> None:
+    """Record a call of a local module (``./`` or ``../`` source) with the keys it passes."""
+    source = block.body.attribute("source")
+    where = _literal(source.value) if source is not None else None
+    if where is None or not where.startswith(("./", "../")):
+        return
+    passed: dict[str, int] = {}
+    providers = block.body.attribute("providers")
+    if providers is not None and isinstance(providers.value, dict):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for key in providers.value:
+            name = _ref(key) or _bare(key)
+            if name is not None:
+                passed[name] = _line_of(lines, providers.line, name)
+    folder.calls.append(_Call(path, block.line, block.labels[0], path.parent / where, passed))
+
+
+def _bare(value: object) -> str | None:
+    """``aws`` for the key ``aws`` (a default configuration passed on)."""
+    match = re.match(r"^\$\{\s*([A-Za-z][\w-]*)\s*\}$", value) if isinstance(value, str) else None
+    return match.group(1) if match else None
+
+
+def _line_of(lines: list[str], start: int, key: str) -> int:
+    """The line of ``key = ...`` inside a ``providers`` map that starts at line ``start``."""
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    for number in range(start, len(lines) + 1):
+        if pattern.match(lines[number - 1]):
+            return number
+    return start
 
 
 def _used_by_resource(path: Path, block: Block, folder: _Folder) -> None:
@@ -97,6 +162,10 @@ def undeclared_aliases(files: Iterable[Path]) -> list[Violation]:
             _read(path, folders.setdefault(parent, _Folder()))
     asked = set(given)
     out: list[Violation] = []
+    for folder in list(folders.values()):
+        for call in folder.calls:
+            if call.path in asked:
+                out.extend(_call_violations(call, _child(call.child, folders)))
     for folder in folders.values():
         for path, line, address, ref in folder.used:
             if ref in folder.declared or path not in asked:
@@ -115,4 +184,53 @@ def undeclared_aliases(files: Iterable[Path]) -> list[Violation]:
                     "its callers pass the provider to)" + suggest(alias, known),
                 )
             )
+    return out
+
+
+def _child(where: Path, folders: dict[Path, _Folder]) -> _Folder | None:
+    """What a called folder declares (read once); None when it has no .tf file (the module
+    source check reports that)."""
+    key = Path(os.path.normpath(where))
+    if key not in folders:
+        paths = sorted(key.glob("*.tf")) if key.is_dir() else []
+        if not paths:
+            return None
+        for path in paths:
+            _read(path, folders.setdefault(key, _Folder()))
+    return folders[key]
+
+
+def _call_violations(call: _Call, child: _Folder | None) -> list[Violation]:
+    if child is None:
+        return []
+    address = f"module.{call.name}"
+    out: list[Violation] = []
+    for ref in sorted(child.wanted - child.configured - set(call.passed)):
+        out.append(
+            Violation(
+                call.path,
+                call.line,
+                "missing-provider-alias",
+                address,
+                f"the module declares `configuration_aliases = [{ref}]` but this call does not "
+                f"pass it: add `{ref} = <a provider configuration of this root>` to its "
+                "`providers`",
+            )
+        )
+    for ref, line in sorted(call.passed.items()):
+        if "." not in ref or ref in child.wanted or ref in child.proxies:
+            continue
+        if ref in child.configured:
+            reason = (
+                f"the module configures `{ref}` itself, and a configuration of its own cannot be "
+                "overridden: remove the entry"
+            )
+        else:
+            name, alias = ref.split(".", 1)
+            known = [w.split(".", 1)[1] for w in child.wanted if w.startswith(name + ".")]
+            reason = (
+                f"the module does not declare `{ref}` in its configuration_aliases, so nothing "
+                "in it uses what is passed" + suggest(alias, known)
+            )
+        out.append(Violation(call.path, line, "unexpected-provider-alias", address, reason))
     return out

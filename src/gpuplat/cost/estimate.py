@@ -19,6 +19,7 @@ from datetime import date
 from typing import Literal
 
 from gpuplat import clock
+from gpuplat.cost.lines import BillLine, Counts, cluster_lines
 from gpuplat.cost.money import Amount, per_node, total
 from gpuplat.cost.placement import pack
 from gpuplat.cost.rates import (
@@ -114,6 +115,8 @@ class ClusterCost:
     support on the day priced)."""
     not_counted: tuple[str, ...] = ()
     """What the cluster is billed for that no amount here includes (said, not hidden)."""
+    lines: tuple[BillLine, ...] = ()
+    """Boot disks, NAT, load balancer and public IPv4 (cost/lines.py), counted in the total."""
 
     def gpu(self, level: LevelName) -> Level:
         return _sum(p.at(level) for p in self.pools)
@@ -121,8 +124,12 @@ class ClusterCost:
     def fee_amount(self) -> Amount:
         return per_node(self.fee.usd_per_hour, self.fee.unknown, 1)
 
+    def other(self, level: LevelName) -> Amount:
+        """The bill's lines beside nodes and fee (:attr:`lines`) at one level."""
+        return total(line.at(level) for line in self.lines)
+
     def total(self, level: LevelName) -> Amount:
-        return self.gpu(level).cost + self.system.at(level) + self.fee_amount()
+        return self.gpu(level).cost + self.system.at(level) + self.fee_amount() + self.other(level)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +176,8 @@ def estimate(name: str, spec: Spec, today: date | None = None) -> EnvCost:
         The cost of every cluster and pool at the floor, expected and ceiling levels.
     """
     on = today if today is not None else clock.today()
+    env = next((e for e in spec.environments if e.name == name), None)
+    protected = env is not None and env.is_protected()
     expected = pack(spec, lambda w, cluster: bounds(w, cluster).low)
     clusters = []
     for i, cluster in enumerate(spec.clusters):
@@ -182,6 +191,12 @@ def estimate(name: str, spec: Spec, today: date | None = None) -> EnvCost:
         fewest = target(cluster.cloud).min_nodes_created(cluster, None)
         system = SystemPoolCost(machine, rate, fewest, cluster.system_pool.max_nodes)
         tier = target(cluster.cloud).fee_tier(cluster, on)
+        counts = [
+            Counts(pool, p.floor.nodes, p.expected.nodes, p.ceiling.nodes)
+            for pool, p in zip(cluster.node_pools, pools, strict=True)
+        ]
+        counts.append(Counts(None, fewest, fewest, cluster.system_pool.max_nodes))
+        lines, unpriced = cluster_lines(cluster, protected, counts)
         clusters.append(
             ClusterCost(
                 cluster.name,
@@ -192,28 +207,12 @@ def estimate(name: str, spec: Spec, today: date | None = None) -> EnvCost:
                 system,
                 tuple(pools),
                 tier,
-                not_counted(cluster),
+                unpriced,
+                lines,
             )
         )
-    env = next((e for e in spec.environments if e.name == name), None)
     budget = env.budget.gpu_monthly_usd if env is not None and env.budget is not None else None
     return EnvCost(name, tuple(clusters), budget)
-
-
-def not_counted(cluster: Cluster) -> tuple[str, ...]:
-    """The lines of a cluster's bill gpuplat does not price yet, each named: every node's boot
-    disk (by pool, size and type), and the network around the nodes."""
-    out = [
-        f"boot disks of {pool.name}: {pool.disk.size_gb} GB {pool.disk.type or '(default type)'} "
-        f"per node, up to {pool.autoscaling.max_nodes} nodes"
-        for pool in cluster.node_pools
-    ]
-    out.append(f"boot disks of the system pool: up to {cluster.system_pool.max_nodes} nodes")
-    out.append(
-        "NAT gateways, load balancers, public IPv4 addresses and egress traffic of the "
-        "cluster's network"
-    )
-    return tuple(out)
 
 
 def pool_cost(cluster: Cluster, pool: NodePool, path: KeyPath, needed_nodes: int = 0) -> PoolCost:

@@ -7,7 +7,9 @@ keys used here are the ones infracost's resources read (source ``infracost_usage
 - ``google_container_node_pool``: ``nodes``, per zone (infracost multiplies by the zones);
 - ``aws_eks_node_group``: ``instances``;
 - ``azurerm_kubernetes_cluster_node_pool``: ``nodes``; the AKS system pool is the cluster's
-  default node pool: ``default_node_pool.nodes`` of ``azurerm_kubernetes_cluster``.
+  default node pool: ``default_node_pool.nodes`` of ``azurerm_kubernetes_cluster``;
+- ``google_compute_router_nat``: ``assigned_vms`` (infracost/infracost
+  internal/resources/google/compute_router_nat.go), the nodes behind a Cloud NAT gpuplat renders.
 """
 
 from __future__ import annotations
@@ -72,8 +74,11 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
                 _note(f"system pool of {cluster.name}", system_nodes, per_zone, zones),
             )
         )
+        # What GKE creates for the minimum (the same count in every zone), not the spec's min.
+        vms = system.max_nodes if level == "ceiling" else cloud.min_nodes_created(cluster, None)
         for pool in cluster.node_pools:
             for node_pool, nodes in _rung_nodes(cluster, pool, level):
+                vms += nodes
                 name = node_pool.name
                 zones = pool_zone_count(cluster, node_pool) if per_zone else 1
                 entries.append(
@@ -84,6 +89,18 @@ def usage_file(env_name: str, spec: Spec, level: LevelName = "ceiling") -> str:
                         _note(f"{cluster.name}/{name}", nodes, per_zone, zones),
                     )
                 )
+        if cloud.infracost_nat is not None and cloud.nat_gateways(cluster, False):
+            # A NAT billed per VM using it (GKE Cloud NAT; infracost: `assigned_vms`, first
+            # 32): every node of the cluster's private subnetwork.
+            nat_address, nat_key = cloud.infracost_nat
+            entries.append(
+                (
+                    f"module.{module_label('cluster', cluster.name)}.{nat_address}",
+                    (nat_key,),
+                    vms,
+                    f"NAT of {cluster.name}: the {vms} nodes that use it",
+                )
+            )
     for address, keys, count, note in sorted(entries):
         lines.append(f"  {json.dumps(address)}:")
         # A nested key (AKS's default_node_pool.nodes) is one mapping per level.

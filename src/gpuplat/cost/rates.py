@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 
 from gpuplat import catalog
 from gpuplat.catalog import Cloud, Price
+from gpuplat.cost import pricefile
+from gpuplat.cost.pricefile import Figure
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.targets import target
 
@@ -171,6 +173,17 @@ def shape_rate(
         return Rate(
             capacity, None, billing.source, billing.as_of, unknown=f"{capacity}: {billing.unknown}"
         )
+    fetched = _fetched(cloud, machine_type, billing.basis, region)
+    if fetched is not None and attached is None:
+        notes = [n for n in (fetched.note, billing.note) if n]
+        return Rate(
+            capacity,
+            fetched.usd_per_hour,
+            fetched.source_url,
+            fetched.price_date,
+            fetched.region,
+            note="; ".join([f"SKUs {', '.join(fetched.skus)}, fetched {fetched.fetched}", *notes]),
+        )
     price, missing = _shape_price(cloud, machine_type, billing.basis)
     if price is None:
         return Rate(capacity, None, unknown=missing)
@@ -193,6 +206,14 @@ def shape_rate(
         notes.append(f"list price of {price.region}; {region} is not in the catalog")
         rate = replace(rate, unverified=True)
     return replace(rate, note="; ".join(notes) or None)
+
+
+def _fetched(cloud: Cloud, machine_type: str, basis: str, region: str | None) -> Figure | None:
+    """The figure of the price file in use (``gpuplat prices update``) for this shape, if any."""
+    prices = pricefile.active()
+    if prices is None or region is None or basis not in ("on_demand", "spot"):
+        return None
+    return prices.find(cloud, machine_type, basis.replace("_", "-"), region)
 
 
 def _shape_price(cloud: Cloud, machine_type: str, basis: str) -> tuple[Price | None, str]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gpuplat import catalog
+from gpuplat.cost import pricefile
 from gpuplat.cost.estimate import LEVELS, ClusterCost, EnvCost, Level, PoolCost
 from gpuplat.cost.money import HOURS_PER_MONTH, Amount, amount_json, month, total
 
@@ -61,6 +62,14 @@ def _cluster_json(cluster: ClusterCost) -> dict[str, object]:
         "pools": [_pool_json(p) for p in cluster.pools],
         "gpu": {level: level_json(cluster.gpu(level)) for level in LEVELS},
         "total": {level: amount_json(cluster.total(level)) for level in LEVELS},
+        "lines": [
+            {
+                **{k: getattr(line, k) for k in ("name", "unit", "source", "as_of", "note")},
+                "unverified": line.unverified,
+                **{level: amount_json(line.at(level)) for level in LEVELS},
+            }
+            for line in cluster.lines
+        ],
         "not_counted": list(cluster.not_counted),
     }
 
@@ -101,6 +110,7 @@ def report_json(
         "currency": "USD",
         "hours_per_month": HOURS_PER_MONTH,
         "catalog_as_of": catalog.catalog_as_of(),
+        "price_file": pricefile.provenance_json(),
         "note": "list prices without discounts, approximate; a partial amount is a lower bound",
         "environments": [env_json(e, (stranded or {}).get(e.name, ())) for e in envs],
     }
@@ -185,6 +195,12 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                     *(system.at(level).text() for level in LEVELS),
                 ]
             )
+            for line in cluster.lines:
+                flagged = flagged or line.unverified
+                star = "*" if line.unverified else ""
+                rows.append(
+                    [f"  {line.name}", *[""] * 4, *(line.at(lv).text() + star for lv in LEVELS)]
+                )
             fee = cluster.fee_amount()
             label = f"  cluster fee ({cluster.fee_tier})" if cluster.fee_tier else "  cluster fee"
             rows.append([label, "", "", "", "", *(fee.text() for _ in LEVELS)])
@@ -238,13 +254,11 @@ def table(envs: Sequence[EnvCost]) -> list[str]:
                 f"  GPU budget ${env.gpu_budget:,.2f}/month: ceiling {most.text()} {verdict}"
             )
         lines.append("")
-    lines.append(
-        f"Priced from gpuplat's shipped catalog (read {catalog.catalog_as_of()}); each price's "
-        "source and date: `gpuplat cost --json`"
-    )
+    lines.append(pricefile.provenance(catalog.catalog_as_of()))
     if flagged:
         lines.append(
-            "* unverified price (one source, or another region's): see the rungs' notes in "
+            "* unverified price (one source, or another region's): see the notes of the rungs and "
+            "lines in "
             "`gpuplat cost --json`"
         )
     if unknown:

@@ -42,8 +42,11 @@ class RateOut(_Out):
         description="on-demand, spot, reservation, capacity-block, flex-start, queued, or fee."
     )
     usd_per_hour: float | None = Field(description="Null when unknown (never 0 for unknown).")
-    source: str | None = Field(description="Catalog source id (gpuplat's catalog sources.yaml).")
-    as_of: str | None
+    source: str | None = Field(
+        description="Catalog source id (gpuplat's catalog sources.yaml), or the URL of the "
+        "price list a price file's figure was read from (its SKU ids are in the note)."
+    )
+    as_of: str | None = Field(description="The date of the price (not of reading it).")
     region: str | None = Field(description="Region the figure is for.")
     unverified: bool
     unknown: str | None = Field(description="Why the price is unknown.")
@@ -112,6 +115,20 @@ class PoolOut(_Out):
     ceiling: LevelOut
 
 
+class LineOut(_Out):
+    """A line of the bill beside nodes and fee, at each level, with its price's origin."""
+
+    name: str
+    unit: str = Field(description="The price it is counted at, e.g. `0.17 $/GB-month x 1000 GB`.")
+    source: str | None = Field(description="Catalog source id (sources.yaml).")
+    as_of: str | None = Field(description="The date of the price.")
+    unverified: bool
+    note: str | None
+    floor: AmountOut
+    expected: AmountOut
+    ceiling: AmountOut
+
+
 class ClusterOut(_Out):
     name: str
     cloud: Literal["gke", "eks", "aks"]
@@ -120,10 +137,16 @@ class ClusterOut(_Out):
     system_pool: SystemPoolOut
     pools: list[PoolOut]
     gpu: Levels = Field(description="The cluster's GPU pools.")
-    total: AmountLevels = Field(description="GPU pools, system pool and fee.")
+    total: AmountLevels = Field(
+        description="GPU pools, system pool, fee and the lines beside them (`lines`)."
+    )
+    lines: list[LineOut] = Field(
+        description="Boot disks per pool (size, type, per node at each level), NAT gateways and "
+        "their addresses, the load balancer AKS sends egress through, nodes' public IPv4."
+    )
     not_counted: list[str] = Field(
-        description="What the cluster is billed for that no amount here includes: boot disks "
-        "per pool (size, type, nodes), NAT gateways, load balancers, public IPv4, egress."
+        description="What the cluster is billed for that no amount here includes: traffic "
+        "(NAT and load balancer processing per GB, egress), disks of types without a price."
     )
 
 
@@ -173,6 +196,14 @@ class EnvironmentOut(_Out):
     stranded: list[FindingOut]
 
 
+class PriceFileOut(_Out):
+    """A price file written by ``gpuplat prices update``."""
+
+    path: str
+    fetched: str = Field(description="The day its figures were fetched.")
+    skipped: list[str] = Field(description="What it does not hold, and why.")
+
+
 class CostReport(_Out):
     """What ``gpuplat cost --json`` prints."""
 
@@ -180,6 +211,10 @@ class CostReport(_Out):
     currency: Literal["USD"]
     hours_per_month: int
     catalog_as_of: str
+    price_file: PriceFileOut | None = Field(
+        description="The price file (`gpuplat prices update`) the report priced from where it "
+        "has the figure; null: the shipped catalog alone."
+    )
     note: str
     environments: list[EnvironmentOut]
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 import yaml
 
 from gpuplat.addons import AddonsPlan, plan_addons
+from gpuplat.manifests.group import group_object, queue_objects
 from gpuplat.manifests.pod import Obj, pod_spec
 from gpuplat.spec.load import EnvSpec
 from gpuplat.targets import target
@@ -92,33 +93,31 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
                 },
             }
         )
-    objects += [
-        {
-            "apiVersion": "apps/v1",
-            "kind": "Deployment",
-            "metadata": _meta(plan.name, ns, labels),
-            "spec": {
-                **_replicas(plan),
-                "progressDeadlineSeconds": plan.progress_deadline_seconds,
-                "revisionHistoryLimit": plan.rollout.revision_history_limit,
-                "selector": {"matchLabels": dict(plan.selector)},
-                "strategy": {
-                    "type": "RollingUpdate",
-                    "rollingUpdate": {
-                        "maxSurge": plan.rollout.max_surge,
-                        "maxUnavailable": plan.rollout.max_unavailable,
-                    },
-                },
-                "template": {"metadata": template_meta, "spec": pod_spec(plan)},
-            },
+    server: Obj = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": _meta(plan.name, ns, labels),
+        "spec": {
+            **_replicas(plan),
+            "progressDeadlineSeconds": plan.progress_deadline_seconds,
+            "revisionHistoryLimit": plan.rollout.revision_history_limit,
+            "selector": {"matchLabels": dict(plan.selector)},
+            "strategy": _strategy(plan),
+            "template": {"metadata": template_meta, "spec": pod_spec(plan)},
         },
+    }
+    if plan.group is not None:
+        server = group_object(plan, plan.group, _meta(plan.name, ns, labels), template_meta)
+    served = plan.group.leader_selector if plan.group is not None else plan.selector
+    objects += [
+        server,
         {
             "apiVersion": "v1",
             "kind": "Service",
             "metadata": _meta(plan.name, ns, labels),
             "spec": {
                 "type": "ClusterIP",
-                "selector": dict(plan.selector),
+                "selector": dict(served),
                 "ports": [{"name": "http", "port": plan.port, "targetPort": "http"}],
             },
         },
@@ -132,6 +131,7 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             },
         },
     ]
+    objects += queue_objects(plan, labels)
     if plan.gpu_quota is not None:
         objects.append(
             {
@@ -202,17 +202,23 @@ def keda_objects(plan: ServingPlan, scaler: Scaler) -> list[Obj]:
                 "serverAddress": queue.address,
                 "query": queue.query,
                 "threshold": queue.threshold,
+                **dict(queue.metadata),
             },
         }
         if queue.auth_provider is not None:
             auth = f"{plan.name}-prometheus"
             trigger["authenticationRef"] = {"name": auth}
+            identity: Obj = {"provider": queue.auth_provider}
+            if queue.identity_owner is not None:
+                identity["identityOwner"] = queue.identity_owner
+            if queue.identity_placeholder is not None:
+                identity["identityId"] = queue.identity_placeholder
             out.append(
                 {
                     "apiVersion": "keda.sh/v1alpha1",
                     "kind": "TriggerAuthentication",
                     "metadata": _meta(auth, ns, plan.labels),
-                    "spec": {"podIdentity": {"provider": queue.auth_provider}},
+                    "spec": {"podIdentity": identity},
                 }
             )
         triggers.append(trigger)
@@ -220,12 +226,12 @@ def keda_objects(plan: ServingPlan, scaler: Scaler) -> list[Obj]:
         scrape = scaler.scrape
         out.append(
             {
-                "apiVersion": "monitoring.googleapis.com/v1",
-                "kind": "PodMonitoring",
+                "apiVersion": scrape.api_version,
+                "kind": scrape.kind,
                 "metadata": _meta(plan.name, ns, plan.labels),
                 "spec": {
                     "selector": {"matchLabels": dict(scrape.selector)},
-                    "endpoints": [
+                    scrape.endpoints_field: [
                         {"path": scrape.path, "interval": scrape.interval, "port": scrape.port}
                     ],
                 },
@@ -323,3 +329,16 @@ def _replicas(plan: ServingPlan) -> dict[str, int]:
     if plan.scaler is not None:
         return {}
     return {"replicas": plan.replicas_initial}
+
+
+def _strategy(plan: ServingPlan) -> Obj:
+    """RollingUpdate with the plan's surge, or Recreate (which takes no rollingUpdate)."""
+    if plan.rollout.strategy == "Recreate":
+        return {"type": "Recreate"}
+    return {
+        "type": "RollingUpdate",
+        "rollingUpdate": {
+            "maxSurge": plan.rollout.max_surge,
+            "maxUnavailable": plan.rollout.max_unavailable,
+        },
+    }

@@ -18,8 +18,40 @@ def _quote(lines: Sequence[str]) -> str:
     return f'"{text}"'
 
 
+CAPACITY_STYLE = {
+    "reservation": ("bold", "#dff3e4"),
+    "capacity-block": ("bold", "#d3ecf7"),
+    "on-demand": ("solid", "#ffffff"),
+    "spot": ("dashed", "#fff1d6"),
+    "flex-start": ("dotted", "#efe4fb"),
+    "queued": ("dotted", "#fbe4ef"),
+}
+"""How each capacity type is drawn: committed capacity bold, spot dashed, the Dynamic Workload
+Scheduler's kinds dotted, each on its own fill, so a printed grey copy still tells them apart."""
+
+
 def _box(box: Box, indent: str, shape: str) -> str:
-    return f"{indent}{box.id} [label={_quote(box.lines)}, shape={shape}];"
+    style = CAPACITY_STYLE.get(box.kind or "")
+    look = f', style="{style[0]},filled", fillcolor="{style[1]}"' if style else ""
+    return f"{indent}{box.id} [label={_quote(box.lines)}, shape={shape}{look}];"
+
+
+def _pool(pool: Box, indent: str) -> list[str]:
+    if not pool.rungs:
+        return [_box(pool, indent, "box")]
+    out = [f"{indent}subgraph cluster_{pool.id} {{"]
+    out.append(f"{indent}  label={_quote(pool.lines)};")
+    out.append(f'{indent}  style="rounded,dashed"; fillcolor="#ffffff";')
+    out.extend(_box(rung, indent + "  ", "box") for rung in pool.rungs)
+    out.append(f"{indent}}}")
+    return out
+
+
+def _climbs(pool: Box) -> list[str]:
+    return [
+        f'  {a.id} -> {b.id} [style=dotted, label="then"];'
+        for a, b in zip(pool.rungs, pool.rungs[1:], strict=False)
+    ]
 
 
 def dot(envs: Sequence[EnvBox]) -> str:
@@ -38,11 +70,15 @@ def dot(envs: Sequence[EnvBox]) -> str:
             out.append(f"    subgraph cluster_{cluster.id} {{")
             out.append(f"      label={_quote(cluster.lines)};")
             out.append('      style=filled; fillcolor="#eef3fb";')
-            out.extend(_box(pool, "      ", "box") for pool in cluster.pools)
+            for pool in cluster.pools:
+                out.extend(_pool(pool, "      "))
             out.append("    }")
         out.extend(_box(w, "    ", "ellipse") for w in env.workloads)
         out.append("  }")
     for env in envs:
+        for cluster in env.clusters:
+            for pool in cluster.pools:
+                out.extend(_climbs(pool))
         for edge in env.edges:
             style = "" if edge.primary else ' [style=dashed, label="failover"]'
             out.append(f"  {edge.source} -> {edge.target}{style};")

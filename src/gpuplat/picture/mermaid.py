@@ -22,8 +22,28 @@ def _label(lines: Sequence[str]) -> str:
     return f'"{text}"'
 
 
+CLASSES = (
+    ("reservation", "stroke-width:3px,fill:#dff3e4"),
+    ("capacity-block", "stroke-width:3px,fill:#d3ecf7"),
+    ("on-demand", "fill:#ffffff"),
+    ("spot", "stroke-dasharray: 5 5,fill:#fff1d6"),
+    ("flex-start", "stroke-dasharray: 2 2,fill:#efe4fb"),
+    ("queued", "stroke-dasharray: 2 2,fill:#fbe4ef"),
+)
+"""Mermaid classes for the capacity types, drawn as in DOT (picture/dot.py)."""
+
+
 def _box(box: Box, indent: str) -> str:
     return f"{indent}{box.id}[{_label(box.lines)}]"
+
+
+def _pool(pool: Box, indent: str) -> list[str]:
+    if not pool.rungs:
+        return [_box(pool, indent)]
+    out = [f"{indent}subgraph {pool.id}L[{_label(pool.lines)}]"]
+    out.extend(_box(rung, indent + "  ") for rung in pool.rungs)
+    out.append(f"{indent}end")
+    return out
 
 
 def mermaid(envs: Sequence[EnvBox]) -> str:
@@ -33,12 +53,26 @@ def mermaid(envs: Sequence[EnvBox]) -> str:
         out.append(f"  subgraph {env.id}[{_label(['environment ' + env.title])}]")
         for cluster in env.clusters:
             out.append(f"    subgraph {cluster.id}[{_label(cluster.lines)}]")
-            out.extend(_box(pool, "      ") for pool in cluster.pools)
+            for pool in cluster.pools:
+                out.extend(_pool(pool, "      "))
             out.append("    end")
         out.extend(_box(w, "    ") for w in env.workloads)
         out.append("  end")
+    kinds: dict[str, list[str]] = {}
     for env in envs:
+        for cluster in env.clusters:
+            for pool in cluster.pools:
+                for a, b in zip(pool.rungs, pool.rungs[1:], strict=False):
+                    out.append(f"  {a.id} -. then .-> {b.id}")
+                for box in pool.rungs or (pool,):
+                    if box.kind is not None:
+                        kinds.setdefault(box.kind, []).append(box.id)
         for edge in env.edges:
             arrow = "-->" if edge.primary else "-.->|failover|"
             out.append(f"  {edge.source} {arrow} {edge.target}")
+    for kind, style in CLASSES:
+        if kind in kinds:
+            name = kind.replace("-", "")  # a class name is a plain word
+            out.append(f"  classDef {name} {style}")
+            out.extend(f"  class {box_id} {name}" for box_id in kinds[kind])
     return "\n".join(out) + "\n"

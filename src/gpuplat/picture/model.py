@@ -12,18 +12,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpuplat.cost.estimate import EnvCost
-from gpuplat.spec.model import Spec
+from gpuplat.cost.estimate import EnvCost, PoolCost
+from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.spec.resolve import resolve_pool, workload_pools
 from gpuplat.spec.units import workload_unit
+from gpuplat.targets import pool_node_bounds, target
 
 
 @dataclass(frozen=True, slots=True)
 class Box:
-    """A node of the drawing: its id and its label lines."""
+    """A node of the drawing: its id and its label lines.
+
+    ``kind`` is a pool's (or rung's) capacity type, which each format draws in its own style;
+    a capacity ladder is a framed group (``lines`` its label) of ``rungs`` in order, the first
+    rung taking the pool's id so edges to the pool land on it.
+    """
 
     id: str
     lines: tuple[str, ...]
+    kind: str | None = None
+    rungs: tuple[Box, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,22 +75,7 @@ def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
             for p, (pool, pc) in enumerate(zip(cluster.node_pools, priced.pools, strict=True)):
                 box_id = f"e{e}c{c}p{p}"
                 ids[(cluster.name, pool.name)] = box_id
-                gpu = resolve_pool(cluster, pool)
-                per = gpu.gpus_per_node if gpu.gpus_per_node is not None else "?"
-                share = pool.sharing.mode
-                slices = f", {gpu.units_per_node} slices" if share != "none" else ""
-                pools.append(
-                    Box(
-                        box_id,
-                        (
-                            f"pool {pool.name}",
-                            f"{pool.machine_type}: {per} x {gpu.accelerator or '?'}{slices}",
-                            f"{pc.capacity}, {pc.min_nodes}..{pc.max_nodes} nodes",
-                            f"{pc.ceiling.cost.text()}/month at max"
-                            + (" (unverified price)" if pc.unverified else ""),
-                        ),
-                    )
-                )
+                pools.append(pool_box(box_id, cluster, pool, pc))
             total = priced.total("ceiling").text()
             clusters.append(
                 ClusterBox(
@@ -90,7 +83,7 @@ def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
                     (
                         f"cluster {cluster.name}",
                         f"{cluster.cloud} {cluster.region}",
-                        f"{total}/month at max (with system pool and fee)",
+                        f"{total}/month at max (with system pool, fee, disks, network)",
                     ),
                     tuple(pools),
                 )
@@ -123,3 +116,40 @@ def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
                         edges.append(Edge(box_id, target, index == 0))
         out.append(EnvBox(f"e{e}", name, tuple(clusters), tuple(workloads), tuple(edges)))
     return tuple(out)
+
+
+def pool_box(box_id: str, cluster: Cluster, pool: NodePool, priced: PoolCost) -> Box:
+    """A pool's box: its shape, GPUs, capacity, node range and ceiling; a ladder's rungs."""
+    gpu = resolve_pool(cluster, pool)
+    per = gpu.gpus_per_node if gpu.gpus_per_node is not None else "?"
+    slices = f", {gpu.units_per_node} slices" if pool.sharing.mode != "none" else ""
+    shape = f"{pool.machine_type}: {per} x {gpu.accelerator or '?'}{slices}"
+    most = f"{priced.ceiling.cost.text()}/month at max" + (
+        " (unverified price)" if priced.unverified else ""
+    )
+    nodes = f"{priced.min_nodes}..{priced.max_nodes} nodes"
+    if priced.capacity != "ladder":
+        lines = (f"pool {pool.name}", shape, f"{priced.capacity}, {nodes}", most)
+        return Box(box_id, lines, priced.capacity)
+    rungs = []
+    ladder = target(cluster.cloud).ladder(cluster, pool).rungs
+    for i, (rung, rate) in enumerate(zip(ladder, priced.rungs, strict=True)):
+        kind = rung.kind or "on-demand"
+        named = rung.reservation or rung.block
+        low, high = pool_node_bounds(cluster, rung.pool)
+        price = (
+            "price unknown" if rate.usd_per_hour is None else f"{rate.usd_per_hour:g} $/h a node"
+        )
+        rungs.append(
+            Box(
+                box_id if i == 0 else f"{box_id}r{i}",
+                (
+                    f"rung {i + 1}: {kind}" + (f" {named}" if named else ""),
+                    f"{rung.pool.machine_type}, {low}..{high} nodes",
+                    price + (" (unverified price)" if rate.unverified else ""),
+                ),
+                kind,
+            )
+        )
+    frame = (f"ladder {pool.name}, {nodes} in all", shape, most)
+    return Box(box_id, frame, "ladder", tuple(rungs))

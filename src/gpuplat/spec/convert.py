@@ -83,7 +83,7 @@ def _convert(err: ErrorDetails, model: type[BaseModel], locator: Locator) -> Dia
         return locator.error(
             path,
             f"{key} needs at least {least} item{'s' if least != 1 else ''}",
-            f"see `{key}` in the spec reference (README) for what an item holds",
+            f"see `{key}` in the spec reference (docs/reference/spec.md) for what an item holds",
         )
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         op = {

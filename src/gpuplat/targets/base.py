@@ -22,7 +22,9 @@ from gpuplat.spec.ladder import RUNG_LABEL, Ladder, LadderRung, dashed
 from gpuplat.spec.ladder import ladder as build_ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
-from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.billing import BillingHooks
+from gpuplat.targets.fabric import FabricHooks
+from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlanHooks, PlannedPool
 from gpuplat.targets.scaling import ScalingHooks
 from gpuplat.targets.support import CalendarHooks
@@ -107,10 +109,9 @@ SYSTEM_GROUP = "<system>"
 """How :attr:`LadderPlatform.priorities` names a cluster's system node group."""
 
 
-class Target(CalendarHooks, ScalingHooks, PlanHooks):
+class Target(CalendarHooks, ScalingHooks, PlanHooks, FabricHooks, BillingHooks):
     """One cloud. Subclasses set the class attributes and override the hooks they need (the
-    support calendar's in :class:`~gpuplat.targets.support.CalendarHooks`, autoscaling's in
-    :class:`~gpuplat.targets.scaling.ScalingHooks`)."""
+    support calendar, the bill's other lines, autoscaling, plans and fabrics live in mixins)."""
 
     cloud: ClassVar[catalog.Cloud]
     title: ClassVar[str]
@@ -143,6 +144,8 @@ class Target(CalendarHooks, ScalingHooks, PlanHooks):
     cluster_autoscaler: ClassVar[bool] = False
     """gpuplat installs the Kubernetes cluster autoscaler (the cloud does not scale pools)."""
     weight_mounts: ClassVar[frozenset[str]] = frozenset({"copy", "image"})
+    local_ssd_ephemeral: ClassVar[bool] = False
+    """Pools can hold ephemeral storage on local SSDs (GKE ``disk.local_ssd_count``)."""
     local_volume_annotation: ClassVar[bool] = False
     """The cloud's node autoscaler is the Kubernetes cluster autoscaler, which keeps a node whose
     pods hold a disk-backed emptyDir unless the pod names it in
@@ -369,8 +372,8 @@ class Target(CalendarHooks, ScalingHooks, PlanHooks):
         """CPU and memory the cloud keeps from pods on a node of ``shape`` (None: unknown)."""
         return None
 
-    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
-        """Boot disk the cloud keeps from pods on a node with ``disk_gb`` (None: unknown)."""
+    def ephemeral_disk(self, pool: NodePool) -> EphemeralDisk | None:
+        """What holds a pool's pods' ephemeral storage and what of it the node keeps (None: unknown)."""
         return None
 
     # --------------------------------------------------------------- prices

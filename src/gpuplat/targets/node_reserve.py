@@ -14,6 +14,24 @@ class Reserve:
     memory_mib: int
 
 
+@dataclass(frozen=True)
+class EphemeralDisk:
+    """What holds a node's ephemeral storage, and what of it the node keeps from pods."""
+
+    label: str
+    """For people: "a 500 GB boot disk", "16 local SSDs (6000 GB)"."""
+    size_gb: int
+    reserve_gb: float
+
+    @property
+    def allocatable_gb(self) -> float:
+        return self.size_gb - self.reserve_gb
+
+    @classmethod
+    def boot(cls, size_gb: int, reserve_gb: float) -> EphemeralDisk:
+        return cls(f"a {size_gb} GB boot disk", size_gb, reserve_gb)
+
+
 def tiers(amount: float, bands: Sequence[tuple[float, float]], rest: float) -> float:
     """``amount`` reserved by bands: each (size, fraction) in turn, then ``rest`` of what is left."""
     total = 0.0

@@ -140,9 +140,9 @@ def node_share(spec: Spec, cluster: Cluster, pool: NodePool) -> NodeShare | None
 
 
 def ephemeral_allocatable_gb(cluster: Cluster, pool: NodePool) -> float | None:
-    """Boot disk a pool's pods may request as ephemeral storage (None: the cloud's rule is unknown)."""
-    reserve = target(cluster.cloud).ephemeral_reserve_gb(pool.disk.size_gb)
-    return None if reserve is None else float(pool.disk.size_gb - reserve)
+    """Disk a pool's pods may request as ephemeral storage (None: the cloud's rule is unknown)."""
+    disk = target(cluster.cloud).ephemeral_disk(pool)
+    return None if disk is None else float(disk.allocatable_gb)
 
 
 def effective(server: Reserve, sidecars: Reserve, init: Reserve) -> Reserve:

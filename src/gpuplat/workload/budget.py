@@ -91,6 +91,7 @@ def startup_budget(
     *,
     copied: bool = False,
     copy_mbps: float | None = None,
+    fill_mbps: float | None = None,
     period_seconds: int = PROBE_PERIOD_SECONDS,
 ) -> StartupBudget:
     """The startup probe and progress deadline of a server.
@@ -103,9 +104,12 @@ def startup_budget(
         copied: An init container copies the weights before the server starts.
         copy_mbps: MB/s the node's disk gives one replica's copy (None: not known); the copy
             goes no faster than the slower of it and ``bandwidth_mbps``.
+        fill_mbps: MB/s the node's disk gives one replica's Cloud Storage FUSE file cache
+            (None: not known, or no cache on a disk); the server reads the weights through the
+            cache, so it loads them no faster than the slower of it and ``bandwidth_mbps``.
         period_seconds: Startup probe period.
     """
-    load = load_seconds(size_gb, bandwidth_mbps)
+    load = load_seconds(size_gb, min(bandwidth_mbps, fill_mbps or bandwidth_mbps))
     copy = load_seconds(size_gb, min(bandwidth_mbps, copy_mbps or bandwidth_mbps))
     window = max(load, load_time_budget - pull_seconds)
     threshold = math.ceil(window / period_seconds)

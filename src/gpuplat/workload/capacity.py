@@ -41,6 +41,12 @@ def pool_units(cluster: Cluster, pool: NodePool) -> int:
     return pool_node_bounds(cluster, pool)[1] * units_per_node(cluster, pool)
 
 
+def started_at_once(cluster: Cluster, pool: NodePool, workload: Workload) -> int:
+    """Replicas of a workload a new node of the pool starts together: all that fit on it, up
+    to the workload's most on the cluster (at least 1)."""
+    return max(min(per_node(cluster, pool, workload.gpus), max_replicas_on(workload, cluster)), 1)
+
+
 def per_node(cluster: Cluster, pool: NodePool, gpus: int) -> int:
     """Replicas of ``gpus`` units one node of the pool holds (0 when one does not fit)."""
     units = units_per_node(cluster, pool)
@@ -62,7 +68,8 @@ def demands(spec: Spec, cluster: Cluster) -> list[Demand]:
         pools = workload_pools(spec, workload).get(cluster.name)
         if not pools:
             continue
-        units = max_replicas_on(workload, cluster) * on(workload, cluster.name).gpus
+        mine = on(workload, cluster.name)
+        units = max_replicas_on(workload, cluster) * mine.gpus * mine.group_size
         out.append(Demand(workload, i, tuple(p.name for p in pools), units))
     return out
 

@@ -19,18 +19,19 @@ from gpuplat.spec.resolve import workload_pools
 from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
 from gpuplat.workload.budget import StartupBudget, startup_budget
-from gpuplat.workload.capacity import left_for, per_node, pool_units
+from gpuplat.workload.capacity import left_for, pool_units
+from gpuplat.workload.diskshare import disk_share_mbps
+from gpuplat.workload.group import GroupPlan, hugepages_note, memory_beside, plan_group
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
-from gpuplat.workload.rollout import Rollout, rollout, running_at_rollout
+from gpuplat.workload.rollout import Rollout, recreate, rollout, running_at_rollout
 from gpuplat.workload.scaling import (
-    PORT_NAME,
-    SCRAPE_INTERVAL,
     AutoscaleKind,
     Scaler,
-    Scrape,
     autoscale_kind,
+    metrics_port,
     scaler_for,
+    scrape_of,
 )
 from gpuplat.workload.weights import (
     MODEL_PATH_ENV,
@@ -94,6 +95,9 @@ class ServingPlan:
     command: tuple[str, ...]
     args: tuple[str, ...]
     port: int
+    metrics_port: int | None
+    """The container port of a server that serves /metrics on a port of its own (Triton:
+    8002), named ``metrics``; None: metrics on ``port``."""
     env: tuple[EnvVar, ...]
     replicas_min: int
     replicas_max: int
@@ -137,6 +141,9 @@ class ServingPlan:
     pool_label: str = POOL_LABEL
     requests_reason: str = ""
     """Where the CPU and memory requests come from: the node's arithmetic, for people."""
+    group: GroupPlan | None = None
+    """A multi-host replica: a LeaderWorkerSet group (workload/group.py), not a Deployment."""
+    kueue: bool = False  # the group is admitted whole by Kueue (workload/queue.py)
 
     @property
     def replicas_initial(self) -> int:
@@ -177,34 +184,62 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     """The plan of ``workload`` on ``cluster`` (one of its clusters), for its role there.
 
     The workload's per-cluster overrides (``placements``) are applied first, and its replica
-    bounds are its role's (spec/roles.py): the same numbers go to the Deployment, the HPA and
-    KEDA.
+    bounds are its role's (spec/roles.py): the same numbers go to the Deployment and
+    KEDA's ScaledObject.
     """
     pools = workload_pools(spec, workload)[cluster.name]
     role = bounds(workload, cluster.name)
     workload = on(workload, cluster.name)
     weights = weights_for(workload, cluster)
+    share = disk_share_mbps(cluster, pools, workload)
     budget = startup_budget(
         workload.model.size_gb,
         workload.model.load_bandwidth_mbps,
         workload.image_pull_time,
         workload.load_time_budget,
         copied=weights.mode == "copy",
-        copy_mbps=copy_mbps(cluster, pools, workload.gpus),
+        copy_mbps=share,
+        # A cache in memory is filled at the network's rate; on a disk, at the disk's share.
+        fill_mbps=share if weights.mode == "gcsfuse" and weights.cache_memory is None else None,
     )
     low, high = role.low, role.high
     node_selector, class_tolerations = _ladder_selector(cluster, pools)
     fits, capacity_text = left_for(spec, workload, cluster)
     fixed = autoscale_kind(workload, low, high) == "none"
     running = running_at_rollout(low, high, scaled=not fixed)
-    plan_rollout = rollout(fits, workload.gpus, running, capacity_text, fixed=fixed)
-    resources = replica_resources(spec, cluster, pools, workload, fuse=weights.mode == "gcsfuse")
+    # A multi-host replica is a group of whole nodes: placed, surged and drained as one.
+    size = workload.group_size
+    fits //= size
+    plan_rollout = rollout(
+        fits, workload.gpus * size, running, capacity_text, fixed=fixed, group_nodes=size
+    )
+    if workload.rollout_strategy == "recreate":
+        plan_rollout = recreate(plan_rollout)
+    resources = replica_resources(
+        spec,
+        cluster,
+        pools,
+        workload,
+        fuse=weights.mode == "gcsfuse",
+        cache_mib=weights.cache_memory_mib,
+    )
     if weights.mode == "copy":
         weights = replace(
             weights,
             init_requests=dict(resources.init_requests),
             init_limits=dict(resources.init_limits),
         )
+    selector = {"gpuplat.dev/workload": workload.name}
+    server = server_of(workload.server, workload.image)
+    group = plan_group(
+        workload,
+        server.name if server is not None else None,
+        weights.model_path,
+        tuple(_model_path(a, weights) for a in workload.args),
+        selector,
+        (plan_rollout.max_surge, plan_rollout.max_unavailable),
+    )
+    fabric, fabric_env = target(cluster.cloud).group_fabric(pools) if group else ({}, {})
     labels = {
         "app.kubernetes.io/name": workload.name,
         "app.kubernetes.io/managed-by": "gpuplat",
@@ -221,7 +256,8 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         command=tuple(_model_path(c, weights) for c in workload.command),
         args=tuple(_model_path(a, weights) for a in workload.args),
         port=workload.port,
-        env=_env(workload, weights),
+        metrics_port=metrics_port(workload),
+        env=_env(workload, weights, fabric_env),
         replicas_min=low,
         replicas_max=high,
         gpu_count=workload.gpus,
@@ -232,7 +268,9 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         node_selector=node_selector,
         gpu_quota=_gpu_quota(cluster, pools, dra=device_plugin(spec, cluster) == "dra"),
         cpu=resources.cpu,
-        memory=resources.memory,
+        memory=memory_beside(
+            resources.memory, fabric, explicit=workload.resources.memory is not None
+        ),
         ephemeral_storage=weights.size_limit,
         startup=budget,
         probes=probes(workload.health_path, budget),
@@ -251,49 +289,23 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
             workload.name,
             low,
             min(high, max(fits, low, 1)),
-            managed=target(cluster.cloud).metrics_query(cluster),
+            managed=target(cluster.cloud).metrics_query(cluster, spec.addons.metrics.prometheus),
             scale_out_seconds=budget.node_start_seconds
             + budget.before_probes_seconds
             + budget.load_seconds,
             wait_seconds=budget.progress_deadline_seconds,
-            scrape=_scrape(workload),
+            scrape=scrape_of(workload),
         ),
         labels=labels,
-        selector={"gpuplat.dev/workload": workload.name},
+        selector=selector,
         pod_labels=dict(sorted({**workload.pod_labels, **weights.pod_labels, **labels}.items())),
         pod_annotations=dict(sorted({**workload.pod_annotations, **weights.annotations}.items())),
         automount_token=weights.mode == "gcsfuse",
-        devices=target(cluster.cloud).replica_devices(pools, workload.gpus),
-        requests_reason=resources.explain(workload.gpus),
+        devices={**target(cluster.cloud).replica_devices(pools, workload.gpus), **fabric},
+        requests_reason=resources.explain(workload.gpus) + hugepages_note(fabric),
+        group=group,
+        kueue=group is not None and spec.addons.gang_scheduling.kueue,
     )
-
-
-def _scrape(workload: Workload) -> Scrape | None:
-    """Where the workload's server serves its metrics, for the managed collector."""
-    server = server_of(workload.server, workload.image)
-    if server is None or server.metrics_port != "serving":
-        return None  # Triton's metrics port (8002) is not a named port of the container yet
-    port = PORT_NAME
-    selector = (("gpuplat.dev/workload", workload.name),)
-    return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)
-
-
-MIB = 1.048576
-"""MB in a MiB: disk rates are quoted in MiB/s, weights sizes and bandwidths in GB and MB/s."""
-
-
-def copy_mbps(cluster: Cluster, pools: list[NodePool], gpus: int) -> float | None:
-    """MB/s one replica's weights copy gets from its node's disk on the slowest of its pools:
-    the disk's write rate shared by the replicas a new node starts at once (all that fit on it
-    copy together). None when a pool's disk rate is not known."""
-    cloud = target(cluster.cloud)
-    rates = []
-    for pool in pools:
-        mibps = cloud.disk_write_mibps(pool)
-        if mibps is None:
-            return None
-        rates.append(mibps * MIB / max(per_node(cluster, pool, gpus), 1))
-    return min(rates, default=None)
 
 
 def _ladder_selector(
@@ -327,9 +339,13 @@ def _model_path(text: str, weights: Weights) -> str:
     return text.replace(MODEL_PATH_PLACEHOLDER, weights.model_path)
 
 
-def _env(workload: Workload, weights: Weights) -> tuple[EnvVar, ...]:
-    """The server's environment, sorted by name, with MODEL_PATH unless the spec sets it."""
+def _env(
+    workload: Workload, weights: Weights, fabric: dict[str, str] | None = None
+) -> tuple[EnvVar, ...]:
+    """The server's environment, sorted by name, with MODEL_PATH unless the spec sets it, and
+    a multi-host group's fabric settings unless the spec sets them."""
     out = [EnvVar(MODEL_PATH_ENV, weights.model_path)] if MODEL_PATH_ENV not in workload.env else []
+    out += [EnvVar(k, v) for k, v in (fabric or {}).items() if k not in workload.env]
     for name, value in workload.env.items():
         if isinstance(value, str):
             out.append(EnvVar(name, _model_path(value, weights)))

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import workload_pools
 from gpuplat.targets import target
-from gpuplat.workload.allocatable import ephemeral_allocatable_gb
 from gpuplat.workload.capacity import (
     groups,
     max_replicas_on,
@@ -78,6 +78,8 @@ def _on_disk_gib(workload: Workload, cluster: Cluster) -> int | None:
     """Boot disk one replica's weights take: a copy, or a Cloud Storage FUSE file cache."""
     mount = workload.model.mount
     if mount == "gcsfuse" and "gcsfuse" in target(cluster.cloud).weight_mounts:
+        if workload.model.fuse_cache == "memory":
+            return None  # in the replica's memory request, not on the disk
         return fuse_cache_gib(workload.model.size_gb)
     if mount in ("copy", "gcsfuse"):  # gcsfuse where the cloud has no FUSE driver: copied
         return copy_size_gib(workload.model.size_gb)
@@ -88,9 +90,10 @@ def _disk(
     spec: Spec, cluster: Cluster, pool: NodePool, loc: Locator, residents: list[int]
 ) -> Iterator[Diagnostic]:
     """Copied weights (or FUSE file caches) of the replicas one node holds must fit its disk."""
-    allocatable = ephemeral_allocatable_gb(cluster, pool)
-    if allocatable is None:
+    ephemeral = target(cluster.cloud).ephemeral_disk(pool)
+    if ephemeral is None:
         return
+    allocatable = ephemeral.allocatable_gb
     room = allocatable - IMAGE_RESERVE_GB
     worst: tuple[int, int, int] | None = None  # (GiB, workload index, replicas per node)
     for i in residents:
@@ -105,19 +108,34 @@ def _disk(
     need, index, count = worst
     workload = spec.workloads[index]
     size = _on_disk_gib(workload, cluster)
-    disk = pool.disk.size_gb
+    disk = ephemeral.size_gb
     cached = workload.model.mount == "gcsfuse" and size == fuse_cache_gib(workload.model.size_gb)
     what = "Cloud Storage FUSE file caches" if cached else "weights"
     verb = "fill" if cached else "copy"
     yield loc.error(
         ("workloads", index, "model", "size_gb"),
         f'{count} replica(s) per node of pool "{pool.name}" in cluster "{cluster.name}" {verb} '
-        f"{count} x {size} GiB = {need} GiB of {what} onto a {disk} GB boot disk that leaves "
+        f"{count} x {size} GiB = {need} GiB of {what} onto {ephemeral.label} that leaves "
         f"{max(room, 0):.0f} GB for them",
-        "raise the pool's disk.size_gb"
+        _more_disk(cluster, pool)
         + ("" if cached else ", or mount the weights (model.mount: gcsfuse on GKE)"),
         details=(
             f"{disk} GB - {disk - allocatable:.0f} GB the kubelet "
             f"keeps - {IMAGE_RESERVE_GB} GB for images = {room:.0f} GB",
         ),
     )
+
+
+def _more_disk(cluster: Cluster, pool: NodePool) -> str:
+    """What gives the pool's nodes more room: more SSDs or a larger boot disk, or the local
+    SSDs its machine type comes with where the cloud can hold ephemeral storage there."""
+    shape = catalog.shape(cluster.cloud, pool.machine_type)
+    bundled = shape.nvme_disks if shape is not None else None
+    if pool.disk.local_ssd_count:
+        return "raise the pool's disk.local_ssd_count"
+    if bundled and target(cluster.cloud).local_ssd_ephemeral:
+        return (
+            f"raise the pool's disk.size_gb, or put them on the {bundled} local SSDs "
+            f"{pool.machine_type} comes with (disk.local_ssd_count: {bundled})"
+        )
+    return "raise the pool's disk.size_gb"

@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from gpuplat.spec.checks import memshare, placement, pod, requests, roles, signals, weights
+from gpuplat.spec.checks import (
+    diskrate,
+    memshare,
+    multihost,
+    placement,
+    pod,
+    requests,
+    roles,
+    signals,
+    weights,
+)
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
@@ -29,9 +39,10 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         base: KeyPath = ("workloads", i)
         yield from _references(spec, workload, clusters, base, loc)
         yield from _replicas(workload, base, loc)
-        yield from signals.check(workload, clusters, base, loc)
+        yield from signals.check(workload, clusters, base, loc, spec.addons.metrics.prometheus)
         yield from weights.check(workload, clusters, base, loc)
         yield from _container(workload, base, loc)
+        yield from multihost.check(spec, workload, base, loc)
         yield from pod.check(workload, base, loc)
         yield from roles.check(spec, workload, base, loc)
         pools = workload_pools(spec, workload)
@@ -43,6 +54,8 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
             placed = workload.placements.get(name)
             own = placed is not None and placed.replicas is not None
             found = list(_replicas(mine, base, loc)) if own else []
+            paths = {p.name: pool_path(spec, cluster, p) for p in matched}
+            found += multihost.pools(mine, cluster, matched, paths, base, loc)
             for pool in usable:
                 fitted = list(_fit(spec, mine, cluster, pool, base, loc))
                 if not any(d.is_error for d in fitted):
@@ -51,6 +64,7 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
                 found += fitted
             if usable and len(usable) == len(matched) and fits:
                 found += _capacity(spec, workload, cluster, usable, base, loc)
+                found += diskrate.check(mine, cluster, usable, base, loc)
             yield from roles.relocate(found, workload, name, base, loc)
     yield from placement.check(spec, loc, broken)
 
@@ -230,21 +244,8 @@ def _fit(
     yield from memshare.check(workload, pool, at, where, gpu.gpu_memory_gb, base, loc)
     memory = _replica_memory_gb(workload, pool, gpu.gpu_memory_gb)
     if memory is not None:
-        size = workload.model.size_gb
-        if size > memory:
-            yield loc.error(
-                (*base, "model", "size_gb"),
-                f"weights of {size:g} GB do not fit in {memory:g} GB of GPU memory per replica on {where}",
-                "use more GPUs per replica, a bigger MIG profile or a bigger GPU",
-                related=shape + sharing,
-            )
-        elif size > 0.9 * memory:
-            yield loc.warning(
-                (*base, "model", "size_gb"),
-                f"weights of {size:g} GB leave under 10% of {memory:g} GB GPU memory for the KV cache on {where}",
-                "give each replica more GPU memory",
-                related=shape + sharing,
-            )
+        related = shape + sharing
+        yield from multihost.memory(workload, pool, gpu, memory, where, base, loc, related)
 
 
 def _replicas_word(count: int) -> str:
@@ -281,23 +282,25 @@ def _capacity(
     role = bounds(workload, cluster.name)
     per_node = [(u or 0) // mine.gpus for u in units]
     most = sum(n * pool_node_bounds(cluster, p)[1] for n, p in zip(per_node, pools, strict=True))
+    most //= mine.group_size  # a multi-host replica takes group_size nodes
     names = ", ".join(p.name for p in pools)
     maxima = [
         ((*pool_path(spec, cluster, p), "autoscaling", cap), f"{cap} of pool {p.name}")
         for p in pools
         for cap in ("max_gpus" if p.autoscaling.max_gpus is not None else "max_nodes",)
     ]
+    group = f" (each a group of {mine.group_size} nodes)" if mine.group_size > 1 else ""
     if role.low > most:
         yield loc.error(
             (*base, "replicas", "min"),
-            f'{_replicas_word(role.low)} can never be ready in cluster "{cluster.name}": pools {names} hold at most {most}',
+            f'{_replicas_word(role.low)}{group} can never be ready in cluster "{cluster.name}": pools {names} hold at most {most}',
             "raise the pools' max_nodes or lower replicas.min",
             related=maxima,
         )
     elif role.high > most:
         yield loc.warning(
             (*base, "replicas", "max"),
-            f'only {most} of {role.high} replicas fit in cluster "{cluster.name}" (pools {names} at max_nodes)',
+            f'only {most} of {role.high} replicas{group} fit in cluster "{cluster.name}" (pools {names} at max_nodes)',
             "raise the pools' max_nodes or lower replicas.max",
             related=maxima,
         )

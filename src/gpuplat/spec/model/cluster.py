@@ -127,6 +127,14 @@ class Disk(SpecModel):
         "AKS Managed / Ephemeral (on the VM's temporary disk). Default: the cloud's balanced "
         "SSD (AKS: Managed).",
     )
+    local_ssd_count: int | None = Field(
+        None,
+        ge=1,
+        description="GKE: local NVMe SSDs (375 GB each) that hold the node's ephemeral storage "
+        "(emptyDirs, container layers, Cloud Storage FUSE file caches) instead of the boot "
+        "disk. Machine types that come with local SSDs take exactly their own count "
+        "(a3-highgpu-8g 16, a3-ultragpu-8g 32). Changing it replaces the pool's nodes.",
+    )
 
 
 class Sharing(SpecModel):
@@ -157,6 +165,21 @@ class Driver(SpecModel):
     version: Literal["DEFAULT", "LATEST"] = Field(
         "LATEST",
         description="managed driver version channel: DEFAULT or LATEST (GKE).",
+    )
+
+
+class SecondaryBootDisk(SpecModel):
+    """A disk GKE creates beside each node's boot disk from a disk image you built beforehand."""
+
+    disk_image: str = Field(
+        description="The Compute Engine disk image: projects/<project>/global/images/<name> "
+        "(or global/images/<name> in the cluster's project)."
+    )
+    mode: Literal["container-image-cache", "data"] = Field(
+        "container-image-cache",
+        description="container-image-cache: containerd reads the images preloaded on it, so a "
+        "new node does not pull them; data: the disk is only attached (mounted for pods by "
+        "you).",
     )
 
 
@@ -205,6 +228,14 @@ class NodePool(SpecModel):
         description="Node image: GKE image type (COS_CONTAINERD, UBUNTU_CONTAINERD), EKS AMI "
         "type (AL2023_x86_64_NVIDIA, BOTTLEROCKET_x86_64_NVIDIA) or AKS OS SKU (Ubuntu, "
         "AzureLinux). Default: the cloud's GPU image (AKS: Ubuntu).",
+    )
+    secondary_boot_disks: list[SecondaryBootDisk] = Field(
+        default_factory=list,
+        max_length=127,
+        description="GKE: disks created beside each node's boot disk from disk images, e.g. "
+        "the serving image preloaded (container-image-cache) so a new node starts it without "
+        "a pull; lower the workloads' image_pull_time to match. Same type as the boot disk. "
+        "Changing them replaces the pool's nodes.",
     )
     efa: bool = Field(
         False,

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from gpuplat.catalog.servers import ServerName
 from gpuplat.spec.model.base import Duration, SpecModel
+from gpuplat.spec.model.multihost import MultiHost
 
 
 class ModelWeights(SpecModel):
@@ -31,6 +32,27 @@ class ModelWeights(SpecModel):
         "a gs:// bucket with the GKE Cloud Storage FUSE CSI driver; blobfuse: mount an Azure "
         "Blob container with the AKS Blob CSI driver (blobfuse2); image: the weights are in "
         "the image.",
+    )
+    kv_cache_gb: float = Field(
+        0.0,
+        ge=0,
+        description="GPU memory the KV cache of one replica needs, GB (context tokens x "
+        "sequences x KV bytes per token): added to the weights when gpuplat checks that a "
+        "replica (or a multi-host group) fits its GPUs. Default: 0, the weights alone.",
+    )
+    fuse_cache: Literal["disk", "memory"] = Field(
+        "disk",
+        description="gcsfuse: where each replica's Cloud Storage FUSE file cache lives. disk: "
+        "the node's ephemeral storage (its boot disk, or its local SSDs with "
+        "disk.local_ssd_count), shared by the replicas a node starts at once; memory: a "
+        "RAM-backed volume (the sidecar's gke-gcsfuse-cache, as accelerated-platforms mounts "
+        "it), counted in the replica's memory request, nothing written to a disk.",
+    )
+    fuse_mount_options: list[str] = Field(
+        default_factory=list,
+        description="gcsfuse: more Cloud Storage FUSE mount options, after gpuplat's (e.g. "
+        "max-conns-per-host=500). The options gpuplat sets from the spec (only-dir, "
+        "file-cache:max-size-mb) are refused here.",
     )
     storage_resource_group: str | None = Field(
         None,
@@ -60,7 +82,7 @@ class Autoscale(SpecModel):
     prometheus_address: str | None = Field(
         None,
         description="Prometheus query address of the cluster's metrics, when it is not the one "
-        "gpuplat chooses per cloud (see README: Autoscaling), e.g. "
+        "gpuplat chooses per cloud (see the docs: Rendering, Autoscaling), e.g. "
         "http://prometheus.monitoring:9090.",
     )
 
@@ -150,6 +172,12 @@ class Workload(SpecModel):
         None, description="Alternatively: any pool with this GPU (e.g. L4, nvidia-l4)."
     )
     replicas: Replicas = Field(default_factory=Replicas)
+    multi_host: MultiHost | None = Field(
+        None,
+        description="Serve each replica from several nodes: a LeaderWorkerSet group of "
+        "`multi_host.nodes` pods (vLLM over Ray, or SGLang's own launcher). Default: one pod "
+        "per replica, on one node.",
+    )
     server: ServerName | None = Field(
         None,
         description="The model server the image runs (vllm, tgi, sglang, triton): where it "
@@ -184,6 +212,19 @@ class Workload(SpecModel):
         description="Per cluster of `clusters` (by name): its role (active, warm or cold "
         "standby) and per-cluster overrides of image, args, gpus and replicas.",
     )
+    rollout_strategy: Literal["rolling", "recreate"] = Field(
+        "rolling",
+        description="rolling: replace replicas one at a time (a surge pod only where the pools "
+        "have room for it). recreate: every old replica stops before any new one starts "
+        "(Deployment strategy Recreate, as accelerated-platforms' servers do): two versions "
+        "never serve or hold GPUs at once, but the workload serves nothing until the new "
+        "replicas are ready.",
+    )
     priority: Literal["critical", "high", "normal", "batch"] = Field(
         "high", description="Scheduling priority class."
     )
+
+    @property
+    def group_size(self) -> int:
+        """Pods (nodes) one replica takes: 1, or a multi-host group's nodes."""
+        return 1 if self.multi_host is None else self.multi_host.nodes

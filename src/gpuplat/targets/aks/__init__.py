@@ -15,7 +15,7 @@ from gpuplat.spec.ladder import Ladder, capacity_kinds
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets import expander
-from gpuplat.targets.aks import calendar, checks, infra, ladder, node
+from gpuplat.targets.aks import calendar, checks, infra, ladder, metrics, node
 from gpuplat.targets.base import (
     SYSTEM_GROUP,
     InfraPart,
@@ -26,8 +26,9 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.scaling import MetricsQuery
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -74,6 +75,8 @@ class AKS(Target):
     shape_word = "Azure VM size"
     images = ("Ubuntu", "AzureLinux")
     disk_types = ("Managed", "Ephemeral")
+    system_disk = (128, "Managed")  # aks-cluster: system_pool.disk_size_gb's default
+    egress_load_balancer = True  # aks-cluster: outbound_type = "loadBalancer"
     capacity_types = frozenset({"on-demand", "spot", "reservation"})
     capacity_alternative = "use on-demand, spot, or reservation with a capacity reservation group"
     settings = (
@@ -91,6 +94,12 @@ class AKS(Target):
     # profile is changed by hand.
     local_volume_annotation = True
     blob_workload_identity = True
+
+    def managed_query(self, cluster: Cluster) -> MetricsQuery | None:
+        """Azure Monitor managed Prometheus (aks-managed-prometheus in the infra stage), queried
+        by KEDA's operator as a user-assigned identity through workload identity."""
+        return metrics.query(cluster)
+
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {
         "azurerm": ("hashicorp/azurerm", ">= 4.79, < 5")
     }
@@ -222,8 +231,9 @@ class AKS(Target):
     def kubelet_reserve(self, shape: Shape) -> Reserve | None:
         return node.kubelet_reserve(shape)
 
-    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
-        return node.ephemeral_reserve_gb(disk_gb)
+    def ephemeral_disk(self, pool: NodePool) -> EphemeralDisk | None:
+        size = pool.disk.size_gb
+        return EphemeralDisk.boot(size, node.ephemeral_reserve_gb(size))
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _NO_CREDENTIALS):

@@ -24,9 +24,10 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.eks import calendar, checks, infra, ladder, node
-from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.eks import calendar, checks, fabric, infra, ladder, metrics, node
+from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.scaling import MetricsQuery
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -71,6 +72,14 @@ class EKS(Target):
         "BOTTLEROCKET_ARM_64_NVIDIA",
     )
     disk_types = ("gp2", "gp3", "io1", "io2")
+    system_disk = (50, "gp3")  # eks-cluster: system_pool.disk_size_gb's default, a gp3 volume
+
+    def nat_gateways(self, cluster: Cluster, protected: bool) -> int:
+        # eks-network, only in a VPC gpuplat creates: one a zone when protected, else one.
+        if cluster.network.vpc_cidr is None:
+            return 0
+        return max(1, len(cluster.zones)) if protected else 1
+
     capacity_types = frozenset({"on-demand", "spot", "reservation"})
     capacity_alternative = "use type: reservation with an EC2 capacity block"
     settings = (
@@ -86,6 +95,12 @@ class EKS(Target):
     managed_device_plugin = False
     cluster_autoscaler = True
     local_volume_annotation = True  # the chart's autoscaler: skip-nodes-with-local-storage=true
+
+    def managed_query(self, cluster: Cluster) -> MetricsQuery | None:
+        """Amazon Managed Service for Prometheus (eks-managed-prometheus in the infra stage),
+        queried by KEDA's operator with SigV4 through EKS Pod Identity."""
+        return metrics.query(cluster)
+
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {"aws": ("hashicorp/aws", ">= 5.100, < 7")}
     infra_provider = "aws"
     infracost_usage_key = "instances"
@@ -146,6 +161,12 @@ class EKS(Target):
     def replica_devices(self, pools: list[NodePool], gpus: int) -> dict[str, str]:
         return node.replica_efa(pools, gpus)
 
+    def group_fabric(self, pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+        return fabric.group_pod(pools)
+
+    def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:
+        return fabric.note(pool)
+
     def own_device_plugin(self, pool: NodePool) -> bool:
         return node.bottlerocket(pool)
 
@@ -201,8 +222,9 @@ class EKS(Target):
     def kubelet_reserve(self, shape: Shape) -> Reserve | None:
         return node.kubelet_reserve(shape)
 
-    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
-        return node.ephemeral_reserve_gb(disk_gb)
+    def ephemeral_disk(self, pool: NodePool) -> EphemeralDisk | None:
+        size = pool.disk.size_gb
+        return EphemeralDisk.boot(size, node.ephemeral_reserve_gb(size))
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _NO_CREDENTIALS):

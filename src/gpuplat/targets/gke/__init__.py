@@ -23,8 +23,9 @@ from gpuplat.targets.base import (
 )
 from gpuplat.targets.gke import calendar, checks, infra, ladder, node
 from gpuplat.targets.gke.computeclass import CLASS_LABEL
-from gpuplat.targets.node_reserve import Reserve
+from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.scaling import MetricsQuery
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -82,6 +83,28 @@ class GKE(Target):
         "hyperdisk-throughput",
         "hyperdisk-ml",
     )
+    system_disk = (100, "pd-balanced")  # gke-cluster: system_pool.disk_size_gb's default
+    infracost_nat = ("google_compute_router_nat.nat[0]", "assigned_vms")
+
+    def boot_disk(self, pool: NodePool) -> tuple[int, str]:
+        if pool.disk.type is not None:
+            return pool.disk.size_gb, pool.disk.type
+        hyper = pool.machine_type.startswith(infra.HYPERDISK_ONLY)
+        return pool.disk.size_gb, "hyperdisk-balanced" if hyper else "pd-balanced"
+
+    def local_ssds(self, pool: NodePool) -> tuple[int, int, bool] | None:
+        count = pool.disk.local_ssd_count
+        if not count:
+            return None
+        shape = self.shape(pool.machine_type)
+        return count, node.LOCAL_SSD_GB, shape is not None and shape.nvme_disks == count
+
+    def nat_gateways(self, cluster: Cluster, protected: bool) -> int:
+        return 1 if cluster.network.private_nodes and cluster.network.cloud_nat else 0
+
+    def public_node_addresses(self, cluster: Cluster) -> bool:
+        return not cluster.network.private_nodes
+
     capacity_types = frozenset({"on-demand", "spot", "reservation", "flex-start", "queued"})
     settings = (
         Setting(("regional",)),
@@ -92,6 +115,8 @@ class GKE(Target):
         Setting(("node_pools", "*", "autoscaling", "per_zone")),
         Setting(("node_pools", "*", "autoscaling", "location_policy")),
         Setting(("node_pools", "*", "placement", "policy")),
+        Setting(("node_pools", "*", "disk", "local_ssd_count")),
+        Setting(("node_pools", "*", "secondary_boot_disks")),
         Setting(("node_pools", "*", "capacity", "reservation_project")),
         Setting(("node_pools", "*", "autoscaling", "when_unavailable")),
     )
@@ -99,6 +124,7 @@ class GKE(Target):
     operator_mig_strategy = None
     operator_host_paths = True
     weight_mounts = frozenset({"copy", "image", "gcsfuse"})
+    local_ssd_ephemeral = True
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {
         "google": ("hashicorp/google", ">= 6.50, < 8")
     }
@@ -159,6 +185,8 @@ class GKE(Target):
     ) -> Iterator[Diagnostic]:
         yield from checks.pool(pool, self.device_plugin(spec), base, loc)
         yield from checks.boot_disk(pool, infra.HYPERDISK_ONLY, base, loc)
+        yield from checks.local_ssds(pool, base, loc)
+        yield from checks.secondary_boot_disks(pool, base, loc)
         if (cap := single_capacity(pool)) is not None:
             yield from checks.named_reservation(cap, (*base, "capacity", "type"), loc)
         auto = pool.autoscaling
@@ -266,16 +294,23 @@ class GKE(Target):
     def kubelet_reserve(self, shape: Shape) -> Reserve | None:
         return node.kubelet_reserve(shape)
 
-    def ephemeral_reserve_gb(self, disk_gb: int) -> float | None:
-        return node.ephemeral_reserve_gb(disk_gb)
+    def ephemeral_disk(self, pool: NodePool) -> EphemeralDisk | None:
+        return node.ephemeral_disk(pool)
 
-    def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:
+    def disk_write_mibps(self, pool: NodePool) -> float | None:
+        return node.disk_write_mibps(pool, infra.disk_type(pool))
+
+    default_prometheus = "managed"
+
+    def managed_query(self, cluster: Cluster) -> MetricsQuery | None:
         """Google Cloud Managed Service for Prometheus: its query API for the cluster's project,
-        read by KEDA's operator through Workload Identity (provider gcp)."""
+        read by KEDA's operator through Workload Identity (provider gcp); a PodMonitoring
+        selects the pods (managed collection is on in new clusters)."""
         project = cluster.gcp.project if cluster.gcp is not None else None
         if project is None:
             return None
-        return (f"{GMP_QUERY}/projects/{project}/location/global/prometheus", "gcp")
+        address = f"{GMP_QUERY}/projects/{project}/location/global/prometheus"
+        return MetricsQuery(address, "gcp", "gmp")
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _ADC):

@@ -115,7 +115,8 @@ def _fee() -> str:
     fee = catalog.cluster_fee("gke", "extended")
     if fee is None or fee.usd_per_hour is None:
         return "no figure in gpuplat's catalog"
-    return f"${fee.usd_per_hour:.2f}/h per cluster"
+    unverified = ", unverified: Google's pricing page gives no figure" if fee.unverified else ""
+    return f"${fee.usd_per_hour:.2f}/h per cluster in total{unverified}"
 
 
 def fee_tier(cluster: Cluster, minor: str | None, today: date) -> str | None:

@@ -142,10 +142,7 @@ def pool_view(
     if policy is None:
         # Scarce capacity: take GPUs in whichever zone has them rather than balancing zones.
         policy = "ANY" if capacity_type in ("spot", "flex-start", "queued") else "BALANCED"
-    disk_type = pool.disk.type
-    if disk_type is None:
-        hyperdisk = pool.machine_type.startswith(HYPERDISK_ONLY)
-        disk_type = "hyperdisk-balanced" if hyperdisk else "pd-balanced"
+    disk_type_ = disk_type(pool)
     ref = f"module.{cluster_module}"
     args: dict[str, object] = {
         "project": raw(f"{ref}.project"),
@@ -176,7 +173,7 @@ def pool_view(
                 for t in pool.taints
             ]
             + [{**t, "effect": TAINT_EFFECT[t["effect"]]} for t in target.rung_taints(lad)],
-            "disk": {"size_gb": pool.disk.size_gb, "type": disk_type},
+            "disk": _disk(pool, disk_type_),
             "image_type": pool.image or "COS_CONTAINERD",
             "network_tags": [raw(f"{ref}.node_tag")],
             # The GPU Operator's driver container builds unsigned kernel modules, which Secure
@@ -185,12 +182,35 @@ def pool_view(
             "resource_labels": resource_labels(env, cluster),
         }
     )
+    if pool.secondary_boot_disks:
+        args["secondary_boot_disks"] = [
+            {"disk_image": d.disk_image, "mode": BOOT_DISK_MODE[d.mode]}
+            for d in pool.secondary_boot_disks
+        ]
     return {
         "name": pool.name,
         "module": module_label("pool", cluster.name, pool.name),
         "machine_type": pool.machine_type,
         "args": args,
     }
+
+
+BOOT_DISK_MODE = {"container-image-cache": "CONTAINER_IMAGE_CACHE", "data": "MODE_UNSPECIFIED"}
+"""The GKE API's SecondaryBootDisk.Mode for each spec mode."""
+
+
+def _disk(pool: NodePool, type_: str) -> dict[str, object]:
+    disk: dict[str, object] = {"size_gb": pool.disk.size_gb, "type": type_}
+    if pool.disk.local_ssd_count:
+        disk["local_ssd_count"] = pool.disk.local_ssd_count
+    return disk
+
+
+def disk_type(pool: NodePool) -> str:
+    """The pool's boot disk type as rendered: the spec's, else the machine series' default."""
+    if pool.disk.type is not None:
+        return pool.disk.type
+    return "hyperdisk-balanced" if pool.machine_type.startswith(HYPERDISK_ONLY) else "pd-balanced"
 
 
 def zone_count(target: Target, cluster: Cluster, pool: NodePool | None) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from gpuplat.catalog import Shape
 from gpuplat.spec.model import NodePool, Spec
-from gpuplat.targets.node_reserve import Reserve, tiers
+from gpuplat.targets.node_reserve import EphemeralDisk, Reserve, tiers
 
 _MEMORY_TIERS = ((4 * 1024, 0.25), (4 * 1024, 0.20), (8 * 1024, 0.10), (112 * 1024, 0.06))
 _CPU_TIERS = ((1000, 0.06), (1000, 0.01), (2000, 0.005))
@@ -50,6 +50,42 @@ def kubelet_reserve(shape: Shape) -> Reserve:
 def ephemeral_reserve_gb(disk_gb: int) -> float:
     """Boot disk GKE keeps from pods: the eviction threshold and the system reservation."""
     return 0.10 * disk_gb + min(0.50 * disk_gb, 6 + 0.35 * disk_gb, 100)
+
+
+LOCAL_SSD_GB = 375
+"""Size of one GCE local NVMe SSD (provider source: ``ephemeral_storage_local_ssd_config``)."""
+
+PD_WRITE_MIBPS = {
+    "pd-standard": (0.12, 400.0),
+    "pd-balanced": (0.28, 1200.0),
+    "pd-ssd": (0.48, 1200.0),
+}
+"""Zonal Persistent Disk write throughput: MiB/s per GiB of disk, and the most one instance
+gets (Compute "About Persistent Disk performance", throughput limits for zonal Persistent
+Disk). pd-balanced and pd-ssd also have a baseline added to the per-GiB part; it is left out,
+so the rate is the slow side of what the disk gives and a startup estimate the long side."""
+
+
+def ephemeral_disk(pool: NodePool) -> EphemeralDisk:
+    """Where a GKE node keeps pods' ephemeral storage: the boot disk, or the local SSDs of
+    ``ephemeral_storage_local_ssd_config`` (GKE then puts emptyDirs, container images and the
+    Cloud Storage FUSE sidecar's file cache on them). On local SSDs the boot disk's formula is
+    applied to their total: an estimate, GKE documents its own reservation for them."""
+    count = pool.disk.local_ssd_count
+    if not count:
+        return EphemeralDisk.boot(pool.disk.size_gb, ephemeral_reserve_gb(pool.disk.size_gb))
+    size = count * LOCAL_SSD_GB
+    return EphemeralDisk(f"{count} local SSDs ({size} GB)", size, ephemeral_reserve_gb(size))
+
+
+def disk_write_mibps(pool: NodePool, disk_type: str) -> float | None:
+    """MiB/s the disk that holds the pool's ephemeral storage writes at. None where gpuplat
+    does not know it: local SSDs (many NVMe devices striped, far above a network load),
+    Hyperdisk (its throughput is provisioned, and gpuplat provisions none)."""
+    if pool.disk.local_ssd_count or disk_type not in PD_WRITE_MIBPS:
+        return None
+    per_gib, most = PD_WRITE_MIBPS[disk_type]
+    return min(per_gib * pool.disk.size_gb, most)
 
 
 def gke_dcgm(spec: Spec, plugin: str) -> bool:

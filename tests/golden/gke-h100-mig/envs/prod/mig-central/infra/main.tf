@@ -36,7 +36,7 @@ module "cluster_mig-central" {
 
 # GPU node pool h100-mig of mig-central: a3-highgpu-8g
 module "pool_mig-central_h100-mig" {
-  source = "../../../../modules/gke-gpu-node-pool/1.2.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.4.0"
 
   project         = module.cluster_mig-central.project
   location        = module.cluster_mig-central.location
@@ -66,8 +66,9 @@ module "pool_mig-central_h100-mig" {
   }
   taints = []
   disk = {
-    size_gb = 1000
-    type    = "pd-ssd"
+    local_ssd_count = 16
+    size_gb         = 200
+    type            = "pd-balanced"
   }
   image_type   = "COS_CONTAINERD"
   network_tags = [module.cluster_mig-central.node_tag]
@@ -81,7 +82,7 @@ module "pool_mig-central_h100-mig" {
 
 # GPU node pool h100-mig-spot of mig-central: a3-highgpu-8g
 module "pool_mig-central_h100-mig-spot" {
-  source = "../../../../modules/gke-gpu-node-pool/1.2.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.4.0"
 
   project         = module.cluster_mig-central.project
   location        = module.cluster_mig-central.location
@@ -99,7 +100,7 @@ module "pool_mig-central_h100-mig-spot" {
   }
   autoscaling = {
     location_policy = "ANY"
-    max_nodes       = 4
+    max_nodes       = 2
     min_nodes       = 0
     per_zone        = false
   }
@@ -111,8 +112,9 @@ module "pool_mig-central_h100-mig-spot" {
   }
   taints = []
   disk = {
-    size_gb = 1000
-    type    = "pd-ssd"
+    local_ssd_count = 16
+    size_gb         = 200
+    type            = "pd-balanced"
   }
   image_type   = "COS_CONTAINERD"
   network_tags = [module.cluster_mig-central.node_tag]

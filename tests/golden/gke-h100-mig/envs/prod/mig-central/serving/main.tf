@@ -30,7 +30,7 @@ module "weights_coder_mig-central" {
 
 # Model server coder on mig-central (primary)
 module "serve_coder_mig-central" {
-  source = "../../../../modules/model-server/2.3.0"
+  source = "../../../../modules/model-server/3.0.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
@@ -97,8 +97,8 @@ module "serve_coder_mig-central" {
     }
   }
   replicas = {
-    max = 24
-    min = min(24, max(8, lookup(var.failover_floor, "serve_coder_mig-central", 0)))
+    max = 64
+    min = min(64, max(8, lookup(var.failover_floor, "serve_coder_mig-central", 0)))
   }
   placement = {
     pool_label = "gpuplat.dev/pool"
@@ -158,10 +158,10 @@ module "serve_coder_mig-central" {
   disruption = {
     max_unavailable = 1
   }
-  # Rollout: at max_nodes, pools h100-mig (2 nodes x 16 GPU units) + h100-mig-spot (4 nodes x 16 GPU units): room for 96 replicas of 1 GPU unit(s); with at most 24 running one more fits, so a new pod starts before an old one stops (maxSurge 1, maxUnavailable 0).
+  # Rollout: at max_nodes, pools h100-mig (2 nodes x 16 GPU units) + h100-mig-spot (2 nodes x 16 GPU units): room for 64 replicas of 1 GPU unit(s); with up to 64 running a surge pod could wait forever for a GPU, so old pods are replaced one at a time (maxSurge 0, maxUnavailable 1).
   rollout = {
-    max_surge                 = 1
-    max_unavailable           = 0
+    max_surge                 = 0
+    max_unavailable           = 1
     progress_deadline_seconds = 1800
     revision_history_limit    = 5
   }
@@ -169,9 +169,9 @@ module "serve_coder_mig-central" {
   depends_on = [module.weights_coder_mig-central]
 }
 
-# Autoscaling of coder on mig-central (one KEDA ScaledObject): 8..24 replicas = ceil(sum(vllm:num_requests_waiting{namespace="coder"}) / 4). A new replica takes about 817s (node start + pull + load): scale-up waits 60s, scale-down 817s and removes 1 per 300s.
+# Autoscaling of coder on mig-central (one KEDA ScaledObject): 8..64 replicas = ceil(sum(vllm:num_requests_waiting{namespace="coder"}) / 4). A new replica takes about 817s (node start + pull + load): scale-up waits 60s, scale-down 817s and removes 1 per 300s.
 module "zero_coder_mig-central" {
-  source = "../../../../modules/scale-to-zero/3.1.0"
+  source = "../../../../modules/scale-to-zero/3.2.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
@@ -185,8 +185,8 @@ module "zero_coder_mig-central" {
   }
   port = 8000
   replicas = {
-    max = 24
-    min = min(24, max(8, lookup(var.failover_floor, "serve_coder_mig-central", 0)))
+    max = 64
+    min = min(64, max(8, lookup(var.failover_floor, "serve_coder_mig-central", 0)))
   }
   cooldown_seconds         = 817
   polling_interval_seconds = 15

@@ -1,0 +1,111 @@
+"""The LeaderWorkerSet of a multi-host model server, in Kubernetes' own shape.
+
+Leader and workers run the same pod as a one-node server (manifests/pod.py: weights on every
+node, the same requests, tolerations and affinity), each with its group role's command. Only the
+leader serves HTTP, so only it has the port and the probes: it answers once every worker has
+joined and the weights are loaded, so its startup probe is the whole group's.
+"""
+
+from __future__ import annotations
+
+from copy import deepcopy
+
+from gpuplat.manifests.pod import Obj, pod_spec
+from gpuplat.workload.group import API_VERSION, KIND, RESTART_POLICY, STARTUP_POLICY, GroupPlan
+from gpuplat.workload.queue import API_VERSION as KUEUE
+from gpuplat.workload.queue import NAMESPACE_LABEL, QUEUE_LABEL, queue_of
+from gpuplat.workload.serving import ServingPlan
+
+LEADER_ONLY = ("ports", "startupProbe", "readinessProbe", "livenessProbe")
+
+
+def _role(pod: Obj, command: tuple[str, ...], *, leader: bool) -> Obj:
+    """``pod`` with its server container running ``command`` (and, on workers, no port or
+    probes)."""
+    containers = pod["containers"]
+    assert isinstance(containers, list)
+    server = {
+        k: v
+        for k, v in containers[0].items()
+        if k not in ("command", "args") and (leader or k not in LEADER_ONLY)
+    }
+    return {**pod, "containers": [{"name": server.pop("name"), "command": list(command), **server}]}
+
+
+def group_object(plan: ServingPlan, group: GroupPlan, meta: Obj, template_meta: Obj) -> Obj:
+    """The LeaderWorkerSet of ``plan`` (whose group is ``group``)."""
+    pod = pod_spec(plan)
+    queue = queue_of(plan)
+    if queue is not None:
+        meta = {**meta, "labels": {**meta["labels"], QUEUE_LABEL: queue.local_queue}}  # type: ignore[dict-item]
+    return {
+        "apiVersion": API_VERSION,
+        "kind": KIND,
+        "metadata": meta,
+        "spec": {
+            "replicas": plan.replicas_initial,
+            "startupPolicy": STARTUP_POLICY,
+            "rolloutStrategy": {
+                "type": "RollingUpdate",
+                "rollingUpdateConfiguration": {
+                    "maxSurge": group.max_surge,
+                    "maxUnavailable": group.max_unavailable,
+                },
+            },
+            "leaderWorkerTemplate": {
+                "size": group.size,
+                "restartPolicy": RESTART_POLICY,
+                # Copies: the YAML dumper would write shared objects as anchors and aliases.
+                "leaderTemplate": {
+                    "metadata": deepcopy(template_meta),
+                    "spec": deepcopy(_role(pod, group.leader_command, leader=True)),
+                },
+                "workerTemplate": {
+                    "metadata": deepcopy(template_meta),
+                    "spec": deepcopy(_role(pod, group.worker_command, leader=False)),
+                },
+            },
+        },
+    }
+
+
+def queue_objects(plan: ServingPlan, labels: dict[str, str]) -> list[Obj]:
+    """Kueue's objects of a multi-host workload: a ResourceFlavor of its pool, a ClusterQueue
+    for its namespace alone covering every resource its groups request, and the LocalQueue its
+    LeaderWorkerSet names (none without Kueue)."""
+    queue = queue_of(plan)
+    if queue is None:
+        return []
+    resources = [{"name": r, "nominalQuota": q} for r, q in queue.quotas.items()]
+    return [
+        {
+            "apiVersion": KUEUE,
+            "kind": "ResourceFlavor",
+            "metadata": {"name": queue.flavor, "labels": dict(labels)},
+            "spec": {"nodeLabels": dict(queue.node_labels)},
+        },
+        {
+            "apiVersion": KUEUE,
+            "kind": "ClusterQueue",
+            "metadata": {"name": queue.cluster_queue, "labels": dict(labels)},
+            "spec": {
+                "namespaceSelector": {"matchLabels": {NAMESPACE_LABEL: queue.namespace}},
+                "resourceGroups": [
+                    {
+                        "coveredResources": list(queue.quotas),
+                        "flavors": [{"name": queue.flavor, "resources": resources}],
+                    }
+                ],
+            },
+        },
+        {
+            "apiVersion": KUEUE,
+            "kind": "LocalQueue",
+            "metadata": {
+                "name": queue.local_queue,
+                "namespace": queue.namespace,
+                "labels": dict(labels),
+            },
+            "spec": {"clusterQueue": queue.cluster_queue},
+        },
+    ]

@@ -1,0 +1,17 @@
+# gpuplat module model-server 3.0.0: generated, do not edit.
+# Changes go into a new version folder; see CHANGELOG.md.
+
+output "namespace" {
+  description = "Namespace of the workload."
+  value       = kubernetes_namespace_v1.this.metadata[0].name
+}
+
+output "service" {
+  description = "In-cluster address of the server (host:port)."
+  value       = "${kubernetes_service_v1.this.metadata[0].name}.${kubernetes_namespace_v1.this.metadata[0].name}.svc.cluster.local:${var.container.port}"
+}
+
+output "deployment" {
+  description = "Name of the Deployment (the scale target of autoscalers)."
+  value       = var.name
+}
