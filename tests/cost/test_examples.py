@@ -212,15 +212,16 @@ def test_table_marks_unknown_prices(tmp_path: Path) -> None:
 
 def test_what_is_not_counted_is_said(tmp_path: Path) -> None:
     """The bill's lines gpuplat does not price are named per cluster, in the table and JSON:
-    gke-h100-mig prod's 1 TB pd-ssd boot disks per H100 node, the system pool's, the network."""
+    gke-h100-mig prod's 200 GB boot disks per H100 node (its FUSE caches are on the 16 local SSDs
+    the machine type's price includes), the system pool's, the network."""
     envs = report(tmp_path / "json", "gke-h100-mig")
     lines = envs["prod"]["clusters"][0]["not_counted"]  # type: ignore[index]
-    assert "boot disks of h100-mig: 1000 GB pd-ssd per node, up to 2 nodes" in lines
+    assert "boot disks of h100-mig: 200 GB (default type) per node, up to 2 nodes" in lines
     assert any(line.startswith("NAT gateways, load balancers, public IPv4") for line in lines)
     table = run("cost", "prod", cwd=project(tmp_path / "t", example="gke-h100-mig")).stdout
     assert "  not counted in these totals:" in table.splitlines()
     assert (
-        "    mig-central: boot disks of h100-mig-spot: 1000 GB pd-ssd per node, up to 4 nodes"
+        "    mig-central: boot disks of h100-mig-spot: 200 GB (default type) per node, up to 4 nodes"
         in (table.splitlines())
     )
 
