@@ -210,6 +210,7 @@ def test_cases_cover_every_object_kind(
         "ScaledObject",
         "TriggerAuthentication",
         "PodMonitoring",
+        "PodMonitor",
     }
     assert {p.weights.mode for p in plans.values()} >= {"copy", "gcsfuse"}
     assert any(p.dra for p in plans.values()) and any(
