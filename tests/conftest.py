@@ -19,6 +19,12 @@ from gpuplat.clock import ENV_VAR
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+# terraform and its providers are Go programs; the aws provider builds its whole schema at
+# every start. Collecting garbage at 5x the live heap instead of 2x spends less CPU on it
+# (terraform validate/plan/test of the EKS roots: 22.2 -> 18.6 CPU s, a few % more memory).
+# A value already set wins.
+os.environ.setdefault("GOGC", "400")
+
 # Timing belongs to bench/: on a loaded 2-CPU runner a slow example is not a failure.
 settings.register_profile("gpuplat", deadline=None)
 settings.load_profile("gpuplat")
