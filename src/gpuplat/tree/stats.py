@@ -67,6 +67,8 @@ class StatCache:
         if digest is None:
             return None
         self.remember(path, digest, status)
+        if known is not None and known[:4] == status:
+            self.changed = True  # hashed for being too recent: a new record makes it trusted
         return digest
 
     def remember(
