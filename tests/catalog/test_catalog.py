@@ -205,6 +205,7 @@ def test_chart_pins() -> None:
         "leaderworkerset",
         "nvidia-dra-driver",
         "aws-efa-k8s-device-plugin",
+        "kube-prometheus-stack",
     }
     assert {pin.name for pin in catalog.charts()} == wanted
     for pin in catalog.charts():
