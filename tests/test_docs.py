@@ -109,3 +109,18 @@ def test_a_wrong_exit_code_in_an_example_fails_it(tmp_path: Path) -> None:
 def test_the_runnable_examples_run(block: docblocks.Block, tmp_path: Path) -> None:
     done = docblocks.run(block, tmp_path / "work")
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_relative_links_resolve_where_the_markdown_is_read() -> None:
+    """On a forge the Markdown is read beside its folder: every relative link names a file that
+    is there (the site maps ../README.md to its front page, tools/docs/hooks.py)."""
+    import re
+
+    broken = []
+    for path in [README, *sorted((REPO / "docs").rglob("*.md"))]:
+        text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+        for link in re.findall(r"\]\(([^)\s]+)\)", text):
+            target = link.split("#")[0]
+            if target and "://" not in target and not (path.parent / target).exists():
+                broken.append(f"{path.relative_to(REPO)}: {link}")
+    assert broken == []
