@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -65,6 +66,9 @@ def _read(mirrors: Path, entry: dict[str, Any]) -> str:
 
 
 def _without_template_actions(text: str) -> str:
+    """The text without template actions, and without template comments (``{{/* ... */}}``,
+    which may span lines: Kueue's chart opens its CRDs with the license in one)."""
+    text = re.sub(r"\{\{-?\s*/\*.*?\*/\s*-?\}\}", "", text, flags=re.DOTALL)
     return "\n".join(line for line in text.splitlines() if "{{" not in line) + "\n"
 
 

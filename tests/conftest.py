@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from datetime import date
 
@@ -9,6 +11,13 @@ import pytest
 from hypothesis import settings
 
 from gpuplat.clock import ENV_VAR
+
+# Python may cache compiled bytecode (in the __pycache__ folders git ignores). CI and many
+# machines set PYTHONDONTWRITEBYTECODE; then every gpuplat and stand-in process a test starts
+# compiles each gpuplat module it imports again (0.1-0.2 CPU s a process, hundreds of
+# processes in a run), and every xdist worker rewrites every test module's asserts again.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # Timing belongs to bench/: on a loaded 2-CPU runner a slow example is not a failure.
 settings.register_profile("gpuplat", deadline=None)

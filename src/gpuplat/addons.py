@@ -64,6 +64,11 @@ class AddonsPlan:
     """A pool has EFA interfaces: the EFA device plugin advertises them."""
     kubernetes_minor: str | None = None
     """The minor the control plane runs, where the spec or gpuplat names it."""
+    prometheus: bool = False
+    keda_azure_identity: bool = False
+    """KEDA's operator signs in with Azure workload identity (AKS managed Prometheus)."""
+    """Install kube-prometheus-stack: a workload scales on a metric that the in-cluster
+    Prometheus collects (addons.metrics.prometheus)."""
 
     def charts(self) -> dict[str, ChartPin]:
         """Pins of every chart this plan installs, by component name.
@@ -94,6 +99,8 @@ class AddonsPlan:
             names.append("leaderworkerset")
         if self.cluster_autoscaler:
             names.append("cluster-autoscaler")
+        if self.prometheus:
+            names.append("kube-prometheus-stack")
         return {name: self._pin(name) for name in names}
 
     def _pin(self, name: str) -> ChartPin:
@@ -149,6 +156,32 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         pool_tolerations=pool_tolerations(cluster),
         efa_device_plugin=any(p.efa for p in cluster.node_pools),
         kubernetes_minor=cloud.kubernetes_minor(cluster),
+        prometheus=in_cluster_prometheus(spec, cluster),
+        keda_azure_identity=keda_signs_in_to_azure(spec, cluster),
+    )
+
+
+def keda_signs_in_to_azure(spec: Spec, cluster: Cluster) -> bool:
+    """KEDA queries Azure Monitor managed Prometheus on ``cluster`` as a workload identity."""
+    query = target(cluster.cloud).metrics_query(cluster, spec.addons.metrics.prometheus)
+    return (
+        query is not None
+        and query.auth_provider == "azure-workload"
+        and any(
+            w.autoscaling.metric is not None and w.autoscaling.prometheus_address is None
+            for w in autoscaled(spec, cluster)
+        )
+    )
+
+
+def in_cluster_prometheus(spec: Spec, cluster: Cluster) -> bool:
+    """A workload on ``cluster`` scales on a server metric that KEDA reads from the in-cluster
+    Prometheus (no prometheus_address of its own, and addons.metrics.prometheus resolves to
+    in-cluster on this cloud)."""
+    kind = target(cluster.cloud).prometheus_kind(spec.addons.metrics.prometheus)
+    return kind == "in-cluster" and any(
+        w.autoscaling.metric is not None and w.autoscaling.prometheus_address is None
+        for w in autoscaled(spec, cluster)
     )
 
 

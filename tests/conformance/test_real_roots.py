@@ -144,3 +144,22 @@ def test_a_call_that_passes_an_alias_the_module_does_not_declare_is_found_at_its
         ("error", "Missing required provider configuration", call),
         ("warning", "Reference to undefined provider", entry),
     ]
+
+
+def test_the_call_findings_of_the_alias_fixture_are_where_terraform_puts_its_own(
+    tmp_path: Path,
+) -> None:
+    """tests/conformance/fixtures/aliases: an alias passed to nothing (terraform warns), one passed
+    to an empty proxy block (accepted, not found), one the module declares but a call omits."""
+    root = tmp_path / "aliases"
+    shutil.copytree(REAL.parent / "aliases", root)
+    found = [(f, line, code) for f, line, code in _gpuplat(root) if f == "main.tf"]
+    assert found == [
+        ("main.tf", 17, "unexpected-provider-alias"),
+        ("main.tf", 22, "missing-provider-alias"),
+    ]
+    said = [d for d in _init_referee(root, tmp_path) if d.filename == "main.tf"]
+    assert sorted((d.line, d.severity, d.summary) for d in said) == [
+        (17, "warning", "Reference to undefined provider"),
+        (22, "error", "Missing required provider configuration"),
+    ]

@@ -84,14 +84,16 @@ def month(usd_per_hour: float) -> float:
 
 
 def test_gke_h100_mig_prod_boot_disks_and_node_addresses(tmp_path: Path) -> None:
-    """gke-h100-mig prod: 1 TB pd-ssd a3 boot disks, 1..2 on-demand and 0..2 spot nodes;
-    100 GB pd-balanced system disks on 1..3 nodes; public nodes (no private_nodes) each hold
-    an external IPv4. A disk a month: 1000 x 0.17 = $170.00."""
+    """gke-h100-mig prod: 200 GB pd-balanced a3 boot disks, 1..2 on-demand and 0..2 spot nodes;
+    100 GB pd-balanced system disks on 1..3 nodes; the 16 local SSDs an a3-highgpu-8g comes
+    with are in its machine price; public nodes (no private_nodes) each hold an external IPv4.
+    A disk a month: 200 x 0.10 = $20.00."""
     found = cluster(tmp_path, "gke-h100-mig")
     got = lines(found)
-    assert got["boot disks h100-mig (1000 GB pd-ssd)"] == (170.00, 2 * 170.00)
-    assert got["boot disks h100-mig-spot (1000 GB pd-ssd)"] == (0.0, 2 * 170.00)
+    assert got["boot disks h100-mig (200 GB pd-balanced)"] == (20.00, 2 * 20.00)
+    assert got["boot disks h100-mig-spot (200 GB pd-balanced)"] == (0.0, 2 * 20.00)
     assert got["boot disks system pool (100 GB pd-balanced)"] == (10.00, 3 * 10.00)
+    assert got["local SSDs h100-mig (16 x 375 GB, in the machine's price)"] == (0.0, 0.0)
     # Nodes at the floor: 1 GPU + 1 system; at the ceiling 2 + 2 + 3 = 7.
     assert got["node public IPv4"] == (month(2 * GCP_IPV4), month(7 * GCP_IPV4)) == (7.30, 25.55)
     # Counted in the cluster's total: GPU pools + system + fee + these lines.
@@ -101,11 +103,26 @@ def test_gke_h100_mig_prod_boot_disks_and_node_addresses(tmp_path: Path) -> None
         + 2 * spot
         + 3 * system
         + 0.10
-        + (4 * 1000 * PD_SSD + 3 * 100 * PD_BALANCED) / H
+        + (4 * 200 * PD_BALANCED + 3 * 100 * PD_BALANCED) / H
         + 7 * GCP_IPV4
     )
     total = found["total"]["ceiling"]  # type: ignore[index]
-    assert total["usd_per_month"] == month(ceiling) == 181975.61
+    assert total["usd_per_month"] == month(ceiling) == 181375.61
+
+
+def test_local_ssds_a_machine_does_not_come_with_are_billed(tmp_path: Path) -> None:
+    """gke-l4-vllm prod with one local SSD on each g2-standard-8 (G2 comes with none):
+    375 GB x 0.08 $/GB-month = $30.00 a node a month, 2..8 nodes."""
+    patch = (
+        (
+            "        driver:\n          install: managed\n",
+            "        disk:\n          local_ssd_count: 1\n        driver:\n          install: managed\n",
+        ),
+    )
+    done = run("cost", "prod", "--json", cwd=project(tmp_path, patch))
+    assert done.exit_code == 0, done.stderr
+    found = json.loads(done.stdout)["environments"][0]["clusters"][0]
+    assert lines(found)["local SSDs l4-shared (1 x 375 GB)"] == (2 * 30.00, 8 * 30.00)
 
 
 def test_gke_l4_cloud_nat_is_billed_per_vm_up_to_its_cap(tmp_path: Path) -> None:

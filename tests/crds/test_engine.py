@@ -156,8 +156,8 @@ def test_which_groups_are_custom(api_version: str, custom: bool) -> None:
 
 def test_a_kind_without_a_vendored_crd_is_reported() -> None:
     obj = {
-        "apiVersion": "kueue.x-k8s.io/v1beta1",
-        "kind": "ClusterQueue",
+        "apiVersion": "jobset.x-k8s.io/v1alpha2",
+        "kind": "JobSet",
         "metadata": {"name": "q"},
     }
     found = findings(obj)

@@ -185,3 +185,44 @@ def test_the_crd_check_refuses_what_the_api_server_would(
     node[path[-1]] = value
     found = crds.check_object(lws, crds.Result())
     assert found and any(fragment in f.message for f in found), found
+
+
+def test_with_kueue_each_group_is_admitted_whole_by_a_queue_that_covers_all_it_asks(
+    tmp_path: Path,
+) -> None:
+    (plan,) = plans(tmp_path)
+    objects = serving_objects(plan)
+    kinds = {str(o["kind"]): o for o in objects}
+    lws = kinds["LeaderWorkerSet"]
+    assert lws["metadata"]["labels"]["kueue.x-k8s.io/queue-name"] == "llama-405b"  # type: ignore[index]
+    assert kinds["LocalQueue"]["spec"] == {"clusterQueue": "gpuplat-llama-405b"}
+    assert kinds["ResourceFlavor"]["spec"] == {"nodeLabels": {"gpuplat.dev/pool": "p5"}}
+    queue = kinds["ClusterQueue"]["spec"]
+    assert queue["namespaceSelector"] == {  # type: ignore[index]
+        "matchLabels": {"kubernetes.io/metadata.name": "llama-405b"}
+    }
+    (group,) = queue["resourceGroups"]  # type: ignore[index]
+    # Every resource a pod of the group requests (Kueue refuses a Workload asking for one its
+    # ClusterQueue does not cover), in the same order in the flavor.
+    requested = set(plan.requests) | set(plan.weights.init_requests)
+    assert group["coveredResources"] == sorted(requested)
+    (flavor,) = group["flavors"]
+    assert [r["name"] for r in flavor["resources"]] == group["coveredResources"]
+    quota = {r["name"]: r["nominalQuota"] for r in flavor["resources"]}
+    # replicas.max 1 + a surge group = 2 groups x 2 pods x 8 GPUs / 32 EFA devices.
+    assert quota["nvidia.com/gpu"] == "32"
+    assert quota["vpc.amazonaws.com/efa"] == "128"
+    assert quota["hugepages-2Mi"] == "20Gi"
+    # Every custom object passes its vendored CRD (lws 0.10.0, kueue 0.17.3).
+    result = crds.Result()
+    for obj in objects:
+        assert crds.check_object(obj, result) == [], obj["kind"]
+
+
+def test_without_kueue_there_is_no_queue(tmp_path: Path) -> None:
+    (plan,) = plans(
+        tmp_path, "eks-p5-llama405b", ("    kueue: true # each group admitted whole\n", "")
+    )
+    kinds = {str(o["kind"]) for o in serving_objects(plan)}
+    assert "LeaderWorkerSet" in kinds
+    assert not kinds & {"LocalQueue", "ClusterQueue", "ResourceFlavor"}

@@ -41,7 +41,7 @@ SINGLE = {"pre_stop", "post_start", "scale_down", "scale_up"}
 # Top-level arguments that steer the provider and are no part of the Kubernetes object.
 PROVIDER_ONLY = {"id", "timeouts", "wait_for_rollout", "wait_for_load_balancer"}
 # Kubernetes IntOrString fields, and Deployment replicas, which the provider types as a string.
-AS_STRING = {"maxSurge", "maxUnavailable", "targetPort", "replicas"}
+AS_STRING = {"maxSurge", "maxUnavailable", "targetPort", "replicas", "fsGroup"}
 
 
 @cache

@@ -39,6 +39,16 @@ QUEUE_PATCH = (
     ),
     *POD_PATCH,
 )
+# The anchor's serving details: the FUSE file cache in memory, mount options of the user's own,
+# and a Recreate rollout.
+MEMCACHE_PATCH = (
+    (
+        "      load_bandwidth_mbps: 800\n",
+        "      load_bandwidth_mbps: 800\n      fuse_cache: memory\n"
+        "      fuse_mount_options: [max-conns-per-host=500]\n",
+    ),
+    ("    load_time_budget: 20m\n", "    load_time_budget: 20m\n    rollout_strategy: recreate\n"),
+)
 # (case, example, patches to its gpuplat.yaml): every example, and the variants no example has.
 CASES = [
     ("l4", "gke-l4-vllm", ()),
@@ -49,6 +59,7 @@ CASES = [
     ("aks", "aks-a100-vllm", ()),
     ("akscopy", "aks-a100-vllm", (("      mount: blobfuse ", "      mount: copy "),)),
     ("ladder", "gke-l4-vllm", GKE_LADDER_PATCH),
+    ("memcache", "gke-h100-mig", MEMCACHE_PATCH),
 ]
 MODULES = ("model-server", "scale-to-zero")
 
@@ -199,6 +210,7 @@ def test_cases_cover_every_object_kind(
         "ScaledObject",
         "TriggerAuthentication",
         "PodMonitoring",
+        "PodMonitor",
     }
     assert {p.weights.mode for p in plans.values()} >= {"copy", "gcsfuse"}
     assert any(p.dra for p in plans.values()) and any(

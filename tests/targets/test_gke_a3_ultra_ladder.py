@@ -14,7 +14,8 @@ Read against the sources, each rendered value must hold:
   auto-repair and no SURGE settings (GKE upgrades them SHORT_LIVED); the spot rung sets
   ``spot``; every rung boots from Hyperdisk (A3 Ultra has no Persistent Disk) and puts
   ephemeral storage on its 32 local SSDs (cluster-toolkit's gke-node-pool default for
-  a3-ultragpu-8g); every rung may alone hold the whole cap (max 2 nodes) and starts empty.
+  a3-ultragpu-8g) and preloads the serving image from a secondary boot disk
+  (``node_config.secondary_boot_disks``, mode ``CONTAINER_IMAGE_CACHE``); every rung may alone hold the whole cap (max 2 nodes) and starts empty.
 - Serving: the pods select the class and tolerate its taint, and a ResourceQuota holds them to
   the cap in GPUs: 2 nodes x 8 = 16.
 """
@@ -55,6 +56,8 @@ clusters:
           max_nodes: 2
         disk:
           local_ssd_count: 32
+        secondary_boot_disks:
+          - disk_image: projects/demo-project-1/global/images/vllm-openai-v0-11-0
 workloads:
   - name: big
     image: vllm/vllm-openai:v0.11.0
@@ -74,6 +77,7 @@ environments:
 """
 
 CLASS = "cloud.google.com/compute-class"
+IMAGE = "projects/demo-project-1/global/images/vllm-openai-v0-11-0"
 RUNGS = ("h200-res", "h200-flex", "h200-flex2", "h200-spot")
 
 
@@ -116,6 +120,9 @@ def test_each_rung_is_the_pool_it_says(root: Path) -> None:
         assert body["disk"] == {"local_ssd_count": 32, "size_gb": 200, "type": "hyperdisk-balanced"}
         assert (body["autoscaling"]["min_nodes"], body["autoscaling"]["max_nodes"]) == (0, 2)
         assert body["labels"][CLASS] == "gpuplat-h200"
+        assert body["secondary_boot_disks"] == [
+            {"disk_image": IMAGE, "mode": "CONTAINER_IMAGE_CACHE"}
+        ]
 
 
 def test_the_pods_select_the_class_and_are_held_to_sixteen_gpus(root: Path) -> None:
@@ -141,6 +148,10 @@ def test_terraform_plans_each_rung_as_gke_expects(root: Path) -> None:
         (local,) = config["ephemeral_storage_local_ssd_config"]
         assert local["local_ssd_count"] == 32
         assert config["disk_type"] == "hyperdisk-balanced"
+        # The serving image preloaded: containerd starts it from the disk, without a pull.
+        assert config["secondary_boot_disks"] == [
+            {"disk_image": IMAGE, "mode": "CONTAINER_IMAGE_CACHE"}
+        ]
         assert pool["initial_node_count"] == 0
         (affinity,) = config["reservation_affinity"] or [{"consume_reservation_type": None}]
         (management,) = pool["management"]

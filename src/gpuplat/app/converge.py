@@ -20,6 +20,7 @@ from pathlib import Path
 from gpuplat.app import pending
 from gpuplat.app.apply import apply_env
 from gpuplat.app.failover import load_env
+from gpuplat.app.lowering import has_front_door, take_down
 from gpuplat.app.move import floor_variables, held_count, running_count
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.rolecount import deployment_address
@@ -133,9 +134,19 @@ def converge(
     result.plans = [plans[c] for c in order]
     if any(p.has_changes for p in result.plans):
         _confirm(result, yes, confirm)
+    door = has_front_door(spec_env, workload)
     for cluster in order:
-        done = apply_env(root, env, binary=binary, progress=progress, clusters=[cluster], yes=True)
-        (result.applied if done.applied else result.unchanged).append(cluster)
+        if door and cluster in result.replaced and result.roles[cluster][0] != "active":
+            # Out of the front door (weight 0) before its replicas go.
+            applied = take_down(
+                root, env, cluster, addresses[cluster], binary=binary, progress=progress
+            )
+        else:
+            done = apply_env(
+                root, env, binary=binary, progress=progress, clusters=[cluster], yes=True
+            )
+            applied = bool(done.applied)
+        (result.applied if applied else result.unchanged).append(cluster)
     if result.floor and target is not None:
         _plan(root, env, [target], binary, progress, {})
         apply_env(root, env, binary=binary, progress=progress, clusters=[target], yes=True)

@@ -24,6 +24,7 @@ from pathlib import Path
 from gpuplat.app import pending, saved
 from gpuplat.app.apply import apply_env
 from gpuplat.app.failover import load_env, move_json, move_line, plan_then_apply, report_lines
+from gpuplat.app.lowering import has_front_door, take_down
 from gpuplat.app.overlay import Before, set_roles
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.render import render_project
@@ -143,14 +144,31 @@ def carry_out(
     except BaseException:
         _put_back(root, env, before, [to, *sources])
         raise
+    # Behind a front door, a source whose Deployment is replaced leaves it first.
+    lowered = (
+        {m.cluster for m in check.downs if m.replace}
+        if has_front_door(changed, workload)
+        else set()
+    )
     for cluster in [to, *(s for s in sources if s not in result.pending)]:
         try:
-            done = apply_env(
-                root, env, binary=binary, progress=progress, clusters=[cluster], yes=True
-            )
+            if cluster in lowered:
+                applied = take_down(
+                    root,
+                    env,
+                    cluster,
+                    _deployment(changed, workload, cluster),
+                    binary=binary,
+                    progress=progress,
+                )
+            else:
+                done = apply_env(
+                    root, env, binary=binary, progress=progress, clusters=[cluster], yes=True
+                )
+                applied = bool(done.applied)
         except GpuplatError as exc:
             raise _stopped(exc, result, cluster) from None
-        (result.applied if done.applied else result.unchanged).append(cluster)
+        (result.applied if applied else result.unchanged).append(cluster)
     if result.floor and not result.pending:
         _hand_back(root, env, to, binary, progress, result)
     if result.pending:

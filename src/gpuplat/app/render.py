@@ -19,11 +19,11 @@ from gpuplat.tree.changes import Change, Diff, diff
 from gpuplat.tree.fingerprint import (
     RenderCache,
     env_fingerprint,
-    file_sha,
     read_cache,
     write_cache,
 )
 from gpuplat.tree.record import Manifest, read_manifest, updated_manifest
+from gpuplat.tree.stats import StatCache
 
 if TYPE_CHECKING:
     from gpuplat.manifests.gitops import Source
@@ -77,15 +77,19 @@ def unchanged(root: Path, envs: Sequence[str]) -> tuple[str, ...] | None:
     selected = tuple(envs) or cache.declared
     if not selected:
         return None
-    for name in selected:
-        entry = manifest.envs.get(name)
-        overlay = cache.overlays.get(name)
-        if entry is None or overlay is None:
-            return None
-        if env_fingerprint(root, name, overlay) != cache.inputs.get(name):
-            return None
-        if any(file_sha(root / path) != digest for path, digest in entry.files.items()):
-            return None
+    stats = StatCache(root)
+    try:
+        for name in selected:
+            entry = manifest.envs.get(name)
+            overlay = cache.overlays.get(name)
+            if entry is None or overlay is None:
+                return None
+            if env_fingerprint(root, name, overlay, stats) != cache.inputs.get(name):
+                return None
+            if any(stats.sha(root / path) != digest for path, digest in entry.files.items()):
+                return None
+    finally:
+        stats.save()
     return _no_strays(root, manifest, selected)
 
 
@@ -202,7 +206,7 @@ def render_project(
                     root, files, found.changes, found.new_module_folders, found.manifest_text
                 )
                 result.written = True
-            _remember(root, project)
+            _remember(root, project, manifest)
         return RenderOutcome(result, project, manifest)
 
 
@@ -303,15 +307,21 @@ def gitops_source(
     return Source(repo_url, revision, repo_path.strip("/") or ".")
 
 
-def _remember(root: Path, project: Project) -> None:
-    """Record what this render was made from, for the next render's fast path."""
+def _remember(root: Path, project: Project, manifest: Manifest) -> None:
+    """Record what this render was made from, for the next render's fast path, and the hashes
+    of the files it wrote (known, so the next render need not read them back)."""
     previous = read_cache(root)
     overlays = dict(previous.overlays) if previous else {}
     inputs = dict(previous.inputs) if previous else {}
+    stats = StatCache(root)
     for name, env in project.envs.items():
         overlays[name] = env.overlay
-        inputs[name] = env_fingerprint(root, name, env.overlay)
+        inputs[name] = env_fingerprint(root, name, env.overlay, stats)
+        entry = manifest.envs.get(name)
+        for path, digest in entry.files.items() if entry is not None else ():
+            stats.remember(root / path, digest)
     write_cache(root, RenderCache(project.all_envs, overlays, inputs))
+    stats.save()
 
 
 def _edited_modules(found: Diff) -> StaleError:

@@ -42,7 +42,9 @@ class _Folder:
     wanted: set[str] = field(default_factory=set)
     """``name.alias`` of the folder's ``configuration_aliases`` (what its callers must pass)."""
     configured: set[str] = field(default_factory=set)
-    """``name.alias`` of the folder's own aliased ``provider`` blocks."""
+    """``name.alias`` of the folder's own aliased ``provider`` blocks that configure something."""
+    proxies: set[str] = field(default_factory=set)
+    """``name.alias`` of empty aliased ``provider`` blocks: the older way to accept one passed in."""
     calls: list[_Call] = field(default_factory=list)
     """The folder's calls of local modules that pass or could need ``providers``."""
 
@@ -80,7 +82,9 @@ def _read(path: Path, folder: _Folder) -> None:
             name = _literal(alias.value) if alias is not None else None
             if name:
                 folder.declared.add(f"{block.labels[0]}.{name}")
-                folder.configured.add(f"{block.labels[0]}.{name}")
+                empty = len(block.body.attributes) == 1 and not block.body.blocks
+                target = folder.proxies if empty else folder.configured
+                target.add(f"{block.labels[0]}.{name}")
         elif block.type == "terraform":
             for required in block.body.blocks_of("required_providers"):
                 for attr in required.body.attributes:
@@ -214,7 +218,7 @@ def _call_violations(call: _Call, child: _Folder | None) -> list[Violation]:
             )
         )
     for ref, line in sorted(call.passed.items()):
-        if "." not in ref or ref in child.wanted:
+        if "." not in ref or ref in child.wanted or ref in child.proxies:
             continue
         if ref in child.configured:
             reason = (

@@ -70,10 +70,12 @@ def cluster_lines(
         (lines, not counted).
     """
     lines = [_disks(cluster, c) for c in counts]
+    ssds = [_local_ssds(cluster, c) for c in counts]
     missing = [
         f"boot disks of {n}" for n, line in zip(_names(counts), lines, strict=True) if line is None
     ]
     out = [line for line in lines if line is not None]
+    out.extend(line for line in ssds if line is not None)
     not_counted = [*missing]
     nat = _nat(cluster, protected, counts)
     if nat is not None:
@@ -139,6 +141,42 @@ def _disks(cluster: Cluster, counts: Counts) -> BillLine | None:
     return BillLine(
         f"boot disks {name} ({size} GB {kind})",
         f"{how} per node",
+        Amount(hourly * counts.floor),
+        Amount(hourly * counts.expected),
+        Amount(hourly * counts.ceiling),
+        price.source,
+        price.as_of,
+        price.unverified,
+        price.note,
+    )
+
+
+def _local_ssds(cluster: Cluster, counts: Counts) -> BillLine | None:
+    found = None if counts.pool is None else target(cluster.cloud).local_ssds(counts.pool)
+    price = catalog.disk_price(cluster.cloud, "local-ssd")
+    if found is None or counts.pool is None or price is None:
+        return None
+    count, size, bundled = found
+    name = f"local SSDs {counts.pool.name} ({count} x {size} GB)"
+    if bundled:
+        name = f"local SSDs {counts.pool.name} ({count} x {size} GB, in the machine's price)"
+        zero = Amount()
+        return BillLine(
+            name,
+            "in the machine's price",
+            zero,
+            zero,
+            zero,
+            price.source,
+            price.as_of,
+            False,
+            f"{counts.pool.machine_type} comes with them",
+        )
+    assert price.usd_per_gb_month is not None
+    hourly = price.usd_per_gb_month * size * count / HOURS_PER_MONTH
+    return BillLine(
+        name,
+        f"{price.usd_per_gb_month:g} $/GB-month x {count * size} GB per node",
         Amount(hourly * counts.floor),
         Amount(hourly * counts.expected),
         Amount(hourly * counts.ceiling),

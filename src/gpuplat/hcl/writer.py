@@ -187,7 +187,7 @@ def attributes(
     for name, value in mapping.items():
         segment.append((name, value))
         frozen += (name, _freeze(value))
-        if isinstance(value, Mapping) and value:
+        if value and (type(value) is dict or isinstance(value, Mapping)):
             texts.append(_segment(segment, frozen, indent))
             segment, frozen = [], [indent]
     if segment:

@@ -12,6 +12,8 @@ from copy import deepcopy
 
 from gpuplat.manifests.pod import Obj, pod_spec
 from gpuplat.workload.group import API_VERSION, KIND, RESTART_POLICY, STARTUP_POLICY, GroupPlan
+from gpuplat.workload.queue import API_VERSION as KUEUE
+from gpuplat.workload.queue import NAMESPACE_LABEL, QUEUE_LABEL, queue_of
 from gpuplat.workload.serving import ServingPlan
 
 LEADER_ONLY = ("ports", "startupProbe", "readinessProbe", "livenessProbe")
@@ -33,6 +35,9 @@ def _role(pod: Obj, command: tuple[str, ...], *, leader: bool) -> Obj:
 def group_object(plan: ServingPlan, group: GroupPlan, meta: Obj, template_meta: Obj) -> Obj:
     """The LeaderWorkerSet of ``plan`` (whose group is ``group``)."""
     pod = pod_spec(plan)
+    queue = queue_of(plan)
+    if queue is not None:
+        meta = {**meta, "labels": {**meta["labels"], QUEUE_LABEL: queue.local_queue}}  # type: ignore[dict-item]
     return {
         "apiVersion": API_VERSION,
         "kind": KIND,
@@ -62,3 +67,45 @@ def group_object(plan: ServingPlan, group: GroupPlan, meta: Obj, template_meta: 
             },
         },
     }
+
+
+def queue_objects(plan: ServingPlan, labels: dict[str, str]) -> list[Obj]:
+    """Kueue's objects of a multi-host workload: a ResourceFlavor of its pool, a ClusterQueue
+    for its namespace alone covering every resource its groups request, and the LocalQueue its
+    LeaderWorkerSet names (none without Kueue)."""
+    queue = queue_of(plan)
+    if queue is None:
+        return []
+    resources = [{"name": r, "nominalQuota": q} for r, q in queue.quotas.items()]
+    return [
+        {
+            "apiVersion": KUEUE,
+            "kind": "ResourceFlavor",
+            "metadata": {"name": queue.flavor, "labels": dict(labels)},
+            "spec": {"nodeLabels": dict(queue.node_labels)},
+        },
+        {
+            "apiVersion": KUEUE,
+            "kind": "ClusterQueue",
+            "metadata": {"name": queue.cluster_queue, "labels": dict(labels)},
+            "spec": {
+                "namespaceSelector": {"matchLabels": {NAMESPACE_LABEL: queue.namespace}},
+                "resourceGroups": [
+                    {
+                        "coveredResources": list(queue.quotas),
+                        "flavors": [{"name": queue.flavor, "resources": resources}],
+                    }
+                ],
+            },
+        },
+        {
+            "apiVersion": KUEUE,
+            "kind": "LocalQueue",
+            "metadata": {
+                "name": queue.local_queue,
+                "namespace": queue.namespace,
+                "labels": dict(labels),
+            },
+            "spec": {"clusterQueue": queue.cluster_queue},
+        },
+    ]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import yaml
 
 from gpuplat.addons import AddonsPlan, plan_addons
-from gpuplat.manifests.group import group_object
+from gpuplat.manifests.group import group_object, queue_objects
 from gpuplat.manifests.pod import Obj, pod_spec
 from gpuplat.spec.load import EnvSpec
 from gpuplat.targets import target
@@ -102,13 +102,7 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             "progressDeadlineSeconds": plan.progress_deadline_seconds,
             "revisionHistoryLimit": plan.rollout.revision_history_limit,
             "selector": {"matchLabels": dict(plan.selector)},
-            "strategy": {
-                "type": "RollingUpdate",
-                "rollingUpdate": {
-                    "maxSurge": plan.rollout.max_surge,
-                    "maxUnavailable": plan.rollout.max_unavailable,
-                },
-            },
+            "strategy": _strategy(plan),
             "template": {"metadata": template_meta, "spec": pod_spec(plan)},
         },
     }
@@ -120,9 +114,12 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
         {
             "apiVersion": "v1",
             "kind": "Service",
-            "metadata": _meta(plan.name, ns, labels),
+            "metadata": {
+                **_meta(plan.name, ns, labels),
+                **({"annotations": dict(plan.load_balancer)} if plan.load_balancer else {}),
+            },
             "spec": {
-                "type": "ClusterIP",
+                "type": "ClusterIP" if plan.load_balancer is None else "LoadBalancer",
                 "selector": dict(served),
                 "ports": [{"name": "http", "port": plan.port, "targetPort": "http"}],
             },
@@ -137,6 +134,7 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
             },
         },
     ]
+    objects += queue_objects(plan, labels)
     if plan.gpu_quota is not None:
         objects.append(
             {
@@ -207,17 +205,23 @@ def keda_objects(plan: ServingPlan, scaler: Scaler) -> list[Obj]:
                 "serverAddress": queue.address,
                 "query": queue.query,
                 "threshold": queue.threshold,
+                **dict(queue.metadata),
             },
         }
         if queue.auth_provider is not None:
             auth = f"{plan.name}-prometheus"
             trigger["authenticationRef"] = {"name": auth}
+            identity: Obj = {"provider": queue.auth_provider}
+            if queue.identity_owner is not None:
+                identity["identityOwner"] = queue.identity_owner
+            if queue.identity_placeholder is not None:
+                identity["identityId"] = queue.identity_placeholder
             out.append(
                 {
                     "apiVersion": "keda.sh/v1alpha1",
                     "kind": "TriggerAuthentication",
                     "metadata": _meta(auth, ns, plan.labels),
-                    "spec": {"podIdentity": {"provider": queue.auth_provider}},
+                    "spec": {"podIdentity": identity},
                 }
             )
         triggers.append(trigger)
@@ -225,12 +229,12 @@ def keda_objects(plan: ServingPlan, scaler: Scaler) -> list[Obj]:
         scrape = scaler.scrape
         out.append(
             {
-                "apiVersion": "monitoring.googleapis.com/v1",
-                "kind": "PodMonitoring",
+                "apiVersion": scrape.api_version,
+                "kind": scrape.kind,
                 "metadata": _meta(plan.name, ns, plan.labels),
                 "spec": {
                     "selector": {"matchLabels": dict(scrape.selector)},
-                    "endpoints": [
+                    scrape.endpoints_field: [
                         {"path": scrape.path, "interval": scrape.interval, "port": scrape.port}
                     ],
                 },
@@ -328,3 +332,16 @@ def _replicas(plan: ServingPlan) -> dict[str, int]:
     if plan.scaler is not None:
         return {}
     return {"replicas": plan.replicas_initial}
+
+
+def _strategy(plan: ServingPlan) -> Obj:
+    """RollingUpdate with the plan's surge, or Recreate (which takes no rollingUpdate)."""
+    if plan.rollout.strategy == "Recreate":
+        return {"type": "Recreate"}
+    return {
+        "type": "RollingUpdate",
+        "rollingUpdate": {
+            "maxSurge": plan.rollout.max_surge,
+            "maxUnavailable": plan.rollout.max_unavailable,
+        },
+    }

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from gpuplat.workload.health import Probe
 from gpuplat.workload.serving import EnvVar, ServingPlan
-from gpuplat.workload.weights import GCSFUSE_DRIVER, WEIGHTS_VOLUME
+from gpuplat.workload.weights import (
+    FUSE_CACHE_VOLUME,
+    FUSE_GROUP,
+    GCSFUSE_DRIVER,
+    WEIGHTS_VOLUME,
+)
 
 Obj = dict[str, object]
 
@@ -69,6 +74,13 @@ def pod_spec(plan: ServingPlan) -> Obj:
                 "csi": {"driver": weights.driver, "readOnly": True, "volumeAttributes": attributes},
             }
         )
+    if weights.cache_memory is not None:
+        volumes.append(
+            {
+                "name": FUSE_CACHE_VOLUME,
+                "emptyDir": {"medium": "Memory", "sizeLimit": weights.cache_memory},
+            }
+        )
     mounts.append({"name": "dshm", "mountPath": "/dev/shm"})
     volumes.append({"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": plan.shm_size}})
     container: Obj = {
@@ -76,7 +88,14 @@ def pod_spec(plan: ServingPlan) -> Obj:
         "image": plan.image,
         **({"command": list(plan.command)} if plan.command else {}),
         **({"args": list(plan.args)} if plan.args else {}),
-        "ports": [{"name": "http", "containerPort": plan.port}],
+        "ports": [
+            {"name": "http", "containerPort": plan.port},
+            *(
+                [{"name": "metrics", "containerPort": plan.metrics_port}]
+                if plan.metrics_port
+                else []
+            ),
+        ],
         **({"env": [env_var(v) for v in plan.env]} if plan.env else {}),
         "resources": resources,
         "startupProbe": _probe(plan, plan.probes.startup),
@@ -95,7 +114,10 @@ def pod_spec(plan: ServingPlan) -> Obj:
         "automountServiceAccountToken": plan.automount_token,
         "priorityClassName": plan.priority_class,
         "terminationGracePeriodSeconds": plan.grace_seconds,
-        "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}},
+        "securityContext": {
+            **({"fsGroup": FUSE_GROUP} if weights.cache_memory is not None else {}),
+            "seccompProfile": {"type": "RuntimeDefault"},
+        },
         "affinity": {"nodeAffinity": _node_affinity(plan)},
         "tolerations": [dict(t) for t in plan.tolerations],
     }

@@ -7,13 +7,15 @@ credentials only, and a failing cloud never blocks the others.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gpuplat.hcl.writer import ident, raw
 from gpuplat.releases.lock import sha256
 from gpuplat.releases.versions import Release, latest, release_files, release_hashes
 from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
+from gpuplat.render.frontdoor import MODULE as DOOR_MODULE
+from gpuplat.render.frontdoor import door_view, provider_view
 from gpuplat.render.naming import STAGES, module_label, root_dir, to_project
 from gpuplat.render.platform import platform_view
 from gpuplat.render.serving import ModuleCall, ServerView, server_view
@@ -138,7 +140,17 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         server = server_view(plan, call)
         _floored(plan, server)
         servers.append(server)
+    workloads = {w.name: w for w in env.spec.workloads}
+    servers = [
+        replace(s, door=door_view(plan, workloads[plan.name], s.module))
+        for plan, s in zip(plans, servers, strict=True)
+    ]
     modules = {"model-server"} if servers else set()
+    providers = {"kubernetes"}
+    door_provider = provider_view([workloads[p.name] for p in plans])
+    if door_provider is not None:
+        modules.add(DOOR_MODULE)
+        providers.add("aws")
     if any(s.reader for s in servers) and cloud.weights_reader_module is not None:
         modules.add(cloud.weights_reader_module)
     if any(s.zero for s in servers):
@@ -164,15 +176,24 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         module = s.zero_module if front else s.module
         endpoint = raw(f"module.{ident(module)}.{'endpoint' if front else 'service'}")
         endpoints[key] = endpoint
-        placements[key] = {"role": plan.role, "serving": plan.primary, "endpoint": endpoint}
+        placed: dict[str, object] = {
+            "role": plan.role,
+            "serving": plan.primary,
+            "endpoint": endpoint,
+        }
+        if plan.load_balancer is not None:
+            # Reachable from outside the cluster: the load balancer the cloud gave the Service.
+            placed["address"] = raw(f"module.{ident(s.module)}.address")
+        placements[key] = placed
     context: dict[str, object] = {
         "metrics_reader": metrics_reader,
         "servers": servers,
         "floors": any(p.scaler is not None for p in plans),
         "endpoints": endpoints,
         "placements": placements,
+        "front_door": door_provider,
     }
-    return context, modules, {"kubernetes"}
+    return context, modules, providers
 
 
 def _floored(plan: ServingPlan, server: ServerView) -> None:

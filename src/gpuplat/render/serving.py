@@ -15,6 +15,7 @@ from gpuplat.render.naming import module_label
 from gpuplat.workload.blob import CLIENT_ID_ANNOTATION, BlobReader
 from gpuplat.workload.group import RESTART_POLICY, STARTUP_POLICY, GroupPlan
 from gpuplat.workload.health import Probe
+from gpuplat.workload.queue import QueuePlan, queue_of
 from gpuplat.workload.serving import EnvVar, ServingPlan
 from gpuplat.workload.weights import Weights
 
@@ -67,6 +68,8 @@ def _weights(weights: Weights) -> dict[str, object]:
     if weights.mode == "gcsfuse":
         out["bucket"] = weights.bucket
         out["mount_options"] = weights.mount_options
+        if weights.cache_memory is not None:
+            out["cache_memory"] = weights.cache_memory
     if weights.mode == "blobfuse":
         attributes: dict[str, object] = dict(weights.volume_attributes)
         if weights.reader is not None:
@@ -120,6 +123,10 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
         "shm_size": plan.shm_size,
         "disruption": {"max_unavailable": plan.disruption_max_unavailable},
     }
+    if plan.metrics_port is not None:
+        container = args["container"]
+        assert isinstance(container, dict)
+        container["metrics_port"] = plan.metrics_port
     reader = plan.weights.reader
     if reader is not None:
         args["service_account_annotations"] = {CLIENT_ID_ANNOTATION: client_id(reader)}
@@ -130,17 +137,22 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
     if plan.gpu_quota is not None:
         args["gpu_quota"] = plan.gpu_quota
     if plan.group is not None:
-        args["group"] = group_args(plan.group)
-    args["rollout"] = {
+        args["group"] = group_args(plan.group, queue_of(plan))
+    if plan.load_balancer is not None:
+        args["load_balancer"] = {"annotations": dict(plan.load_balancer)}
+    rollout: dict[str, object] = {
         "max_surge": plan.rollout.max_surge,
         "max_unavailable": plan.rollout.max_unavailable,
         "progress_deadline_seconds": plan.progress_deadline_seconds,
         "revision_history_limit": plan.rollout.revision_history_limit,
     }
+    if plan.rollout.strategy != "RollingUpdate":
+        rollout["strategy"] = plan.rollout.strategy
+    args["rollout"] = rollout
     return args
 
 
-def group_args(group: GroupPlan) -> dict[str, object]:
+def group_args(group: GroupPlan, queue: QueuePlan | None) -> dict[str, object]:
     """The model-server module's ``group`` input: one multi-host replica's LeaderWorkerSet."""
     return {
         "size": group.size,
@@ -151,6 +163,18 @@ def group_args(group: GroupPlan) -> dict[str, object]:
         "startup_policy": STARTUP_POLICY,
         "restart_policy": RESTART_POLICY,
         "service_selector": dict(group.leader_selector),
+        **({"queue": _queue(queue)} if queue is not None else {}),
+    }
+
+
+def _queue(queue: QueuePlan) -> dict[str, object]:
+    return {
+        "local_queue": queue.local_queue,
+        "cluster_queue": queue.cluster_queue,
+        "flavor": queue.flavor,
+        "namespace": queue.namespace,
+        "node_labels": dict(queue.node_labels),
+        "quotas": dict(queue.quotas),
     }
 
 
@@ -193,22 +217,33 @@ def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
         },
     }
     if scaler.queue is not None:
+        q = scaler.queue
         queue: dict[str, object] = {
-            "address": scaler.queue.address,
-            "query": scaler.queue.query,
-            "threshold": scaler.queue.threshold,
+            "address": q.address if q.address_ref is None else raw(q.address_ref),
+            "query": q.query,
+            "threshold": q.threshold,
         }
-        if scaler.queue.auth_provider is not None:
-            queue["auth_provider"] = scaler.queue.auth_provider
+        if q.metadata:
+            queue["metadata"] = dict(q.metadata)
+        if q.auth_provider is not None:
+            queue["auth_provider"] = q.auth_provider
+        if q.identity_owner is not None:
+            queue["identity_owner"] = q.identity_owner
+        if q.identity_ref is not None:
+            queue["identity_id"] = raw(q.identity_ref)
         args["prometheus"] = queue
     if scaler.scrape is not None:
         scrape = scaler.scrape
-        args["scrape"] = {
+        where: dict[str, object] = {
             "selector": dict(scrape.selector),
             "port": scrape.port,
             "path": scrape.path,
             "interval": scrape.interval,
         }
+        if scrape.monitor == "gmp":
+            args["scrape"] = where
+        else:
+            args["pod_monitor"] = {"api_version": scrape.api_version, **where}
     return args
 
 
@@ -245,6 +280,8 @@ class ServerView:
     requests_reason: str
     reader: ModuleCall | None
     """Read access to the weights, where the cloud grants it with a module of its own."""
+    door: dict[str, object] | None = None
+    """The placement's front-door module call (a weighted DNS record); None without one."""
 
 
 def server_view(plan: ServingPlan, reader: ModuleCall | None = None) -> ServerView:

@@ -19,10 +19,15 @@ class Locator:
         self.root = root
         self.ranks = ranks
 
-    def node(self, path: KeyPath) -> tuple[Node, bool]:
-        """The node at ``path``, or its nearest existing ancestor and False."""
-        node = self.root
-        for part in path:
+    def node(self, path: KeyPath, start: tuple[Node, int] | None = None) -> tuple[Node, bool]:
+        """The node at ``path``, or its nearest existing ancestor and False.
+
+        ``start`` is a node already found at the first parts of ``path`` and how many parts
+        it stands for: the walk goes on from there (checks that look up many paths under one
+        cluster walk to the cluster once).
+        """
+        node, skip = start if start is not None else (self.root, 0)
+        for part in path[skip:]:
             value = node.value
             if isinstance(value, dict) and isinstance(part, str) and part in value:
                 node = value[part]

@@ -22,6 +22,7 @@ from gpuplat.spec.ladder import RUNG_LABEL, Ladder, LadderRung, dashed
 from gpuplat.spec.ladder import ladder as build_ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
+from gpuplat.targets.addressing import AddressHooks
 from gpuplat.targets.billing import BillingHooks
 from gpuplat.targets.fabric import FabricHooks
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
@@ -109,7 +110,7 @@ SYSTEM_GROUP = "<system>"
 """How :attr:`LadderPlatform.priorities` names a cluster's system node group."""
 
 
-class Target(CalendarHooks, ScalingHooks, PlanHooks, FabricHooks, BillingHooks):
+class Target(CalendarHooks, ScalingHooks, PlanHooks, FabricHooks, BillingHooks, AddressHooks):
     """One cloud. Subclasses set the class attributes and override the hooks they need (the
     support calendar, the bill's other lines, autoscaling, plans and fabrics live in mixins)."""
 

@@ -23,6 +23,10 @@ class BillingHooks:
         """(size GB, type) of a GPU pool's boot disk as rendered (the type when none is given)."""
         return pool.disk.size_gb, pool.disk.type or self.system_disk[1]
 
+    def local_ssds(self, pool: NodePool) -> tuple[int, int, bool] | None:
+        """(count, GB each, in the machine's price) of a pool's local SSDs, or None."""
+        return None
+
     def nat_gateways(self, cluster: Cluster, protected: bool) -> int:
         """NAT gateways gpuplat renders for the cluster (``protected``: a prod-like env)."""
         return 0

@@ -13,34 +13,52 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from gpuplat import __version__
+from gpuplat.tree.stats import StatCache
 
 _SUFFIXES = {".py", ".yaml", ".json", ".j2"}
 
 
-def _tree(folder: Path, digest: hashlib._Hash) -> None:
-    for path in sorted(p for p in folder.rglob("*") if p.suffix in _SUFFIXES and p.is_file()):
-        digest.update(path.relative_to(folder).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-        digest.update(b"\0")
+def _files(folder: str) -> list[str]:
+    """Files of ``folder`` with a fingerprinted suffix, relative, in a stable order."""
+    out: list[str] = []
+    for top, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(top, folder)
+        for name in names:
+            if name[name.rfind(".") :] in _SUFFIXES:
+                out.append(name if rel == "." else f"{rel}/{name}")
+    return sorted(out)
 
 
-@cache
-def code_fingerprint() -> str:
-    """sha256 of gpuplat's version, code, catalog data and templates."""
+def _tree(folder: Path, digest: hashlib._Hash, stats: StatCache | None) -> None:
+    for rel in _files(str(folder)):
+        path = folder / rel
+        sha = stats.sha(path) if stats is not None else file_sha(path)
+        if sha is None:
+            continue
+        digest.update(f"{rel}\0{sha}\0".encode())
+
+
+_CODE: list[str] = []
+
+
+def code_fingerprint(stats: StatCache | None = None) -> str:
+    """sha256 of gpuplat's version, code, catalog data and templates (once per process)."""
+    if _CODE:
+        return _CODE[0]
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256(__version__.encode())
-    _tree(package, digest)
+    _tree(package, digest, stats)
     templates = package / "templates"
     if not templates.is_dir():
         templates = package.parents[1] / "templates"  # a source checkout
     if templates.is_dir():
-        _tree(templates, digest)
-    return digest.hexdigest()
+        _tree(templates, digest, stats)
+    _CODE.append(digest.hexdigest())
+    return _CODE[0]
 
 
 def file_sha(path: Path) -> str | None:
@@ -51,7 +69,7 @@ def file_sha(path: Path) -> str | None:
         return None
 
 
-def env_fingerprint(root: Path, env: str, overlay: str) -> str:
+def env_fingerprint(root: Path, env: str, overlay: str, stats: StatCache | None = None) -> str:
     """Fingerprint of one environment's render inputs.
 
     Besides the spec and the overlay: every file in ``envs/`` that could be an overlay (a new
@@ -60,14 +78,15 @@ def env_fingerprint(root: Path, env: str, overlay: str) -> str:
     """
     from gpuplat.clock import today
 
-    digest = hashlib.sha256(code_fingerprint().encode())
+    digest = hashlib.sha256(code_fingerprint(stats).encode())
     digest.update(f"\0today\0{today().isoformat()}".encode())
     overlays = sorted((root / "envs").glob("*.y*ml")) if (root / "envs").is_dir() else []
     rels = dict.fromkeys(
         ["gpuplat.yaml", overlay, *(p.relative_to(root).as_posix() for p in overlays)]
     )
     for rel in rels:
-        digest.update(f"\0{env}\0{rel}\0{file_sha(root / rel) or '-'}".encode())
+        sha = stats.sha(root / rel) if stats is not None else file_sha(root / rel)
+        digest.update(f"\0{env}\0{rel}\0{sha or '-'}".encode())
     return digest.hexdigest()
 
 

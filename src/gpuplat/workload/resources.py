@@ -60,9 +60,12 @@ class ReplicaResources:
         return f"{text}. {smallest.pods_text()}"
 
 
-def sidecars(fuse: bool) -> Reserve:
-    """Requests of the containers GKE injects next to the server."""
-    return FUSE_SIDECAR if fuse else ZERO
+def sidecars(fuse: bool, cache_mib: int = 0) -> Reserve:
+    """Requests of the containers GKE injects next to the server (with a file cache in memory,
+    the FUSE sidecar requests it too)."""
+    if not fuse:
+        return ZERO
+    return Reserve(FUSE_SIDECAR.cpu_millis, FUSE_SIDECAR.memory_mib + cache_mib)
 
 
 def init_requests(server: Reserve) -> Reserve:
@@ -70,11 +73,11 @@ def init_requests(server: Reserve) -> Reserve:
     return Reserve(min(INIT_CPU_MILLIS, server.cpu_millis), min(INIT_MEMORY_MIB, server.memory_mib))
 
 
-def pod_requests(cpu: str, memory: str, *, fuse: bool) -> Reserve:
+def pod_requests(cpu: str, memory: str, *, fuse: bool, cache_mib: int = 0) -> Reserve:
     """What the scheduler counts for a replica whose server requests ``cpu`` and ``memory``:
     the server and GKE's FUSE sidecar together, or the init container if it asks for more."""
     server = Reserve(cpu_millis(cpu) or 0, math.ceil(memory_mib(memory) or 0))
-    return effective(server, sidecars(fuse), init_requests(server))
+    return effective(server, sidecars(fuse, cache_mib), init_requests(server))
 
 
 def rung_pools(cluster: Cluster, pools: list[NodePool]) -> list[NodePool]:
@@ -98,11 +101,17 @@ def smallest_share(
 
 
 def replica_resources(
-    spec: Spec, cluster: Cluster, pools: list[NodePool], workload: Workload, *, fuse: bool
+    spec: Spec,
+    cluster: Cluster,
+    pools: list[NodePool],
+    workload: Workload,
+    *,
+    fuse: bool,
+    cache_mib: int = 0,
 ) -> ReplicaResources:
     """The replica's requests on ``cluster``, and its init container's."""
     share, shares = smallest_share(spec, cluster, pools, workload.gpus)
-    side = sidecars(fuse)
+    side = sidecars(fuse, cache_mib)
     derived = FALLBACK
     if share is not None:
         derived = Reserve(

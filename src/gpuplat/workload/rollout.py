@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 REVISION_HISTORY = 5
 """Old ReplicaSets kept for `kubectl rollout undo`."""
@@ -17,6 +17,9 @@ class Rollout:
     capacity_replicas: int
     reason: str
     revision_history_limit: int = REVISION_HISTORY
+    strategy: str = "RollingUpdate"
+    """The Deployment's strategy type: RollingUpdate, or Recreate (max_surge and
+    max_unavailable are then not written)."""
 
 
 def running_at_rollout(low: int, high: int, *, scaled: bool) -> int:
@@ -64,3 +67,14 @@ def rollout(
         f"a GPU, so {old} are replaced one at a time (maxSurge 0, maxUnavailable 1)."
     )
     return Rollout(0, 1, fits, reason)
+
+
+def recreate(plan: Rollout) -> Rollout:
+    """The same rollout as a Recreate: every old pod stops before the new ones start."""
+    return replace(
+        plan,
+        strategy="Recreate",
+        reason="rollout_strategy recreate: every old pod stops before any new one starts "
+        "(Deployment strategy Recreate), so two versions never hold GPUs at once; the workload "
+        "serves nothing until the new pods are ready.",
+    )

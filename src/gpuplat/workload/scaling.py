@@ -13,10 +13,18 @@ manifests are written from these values.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from gpuplat.catalog.servers import server_of
 from gpuplat.spec.model import Workload
+from gpuplat.targets.scaling import (
+    METRICS_PORT_NAME,
+    PORT_NAME,
+    WORKLOAD_LABEL,
+    MetricsQuery,
+    MonitorKind,
+)
 
 AutoscaleKind = Literal["none", "keda"]
 
@@ -34,8 +42,6 @@ COOLDOWN = 600
 """Seconds a scale-to-zero workload stays warm after the last request: GPUs reload slowly."""
 POLLING_INTERVAL = 15
 """Seconds between KEDA's checks of the triggers."""
-PORT_NAME = "http"
-"""Name of the server container's port (model-server module and plain manifests)."""
 SCRAPE_INTERVAL = "15s"
 """How often the collector scrapes the server: as often as KEDA asks."""
 TARGET_PENDING_REQUESTS = 4
@@ -44,6 +50,17 @@ HTTP_SCALER = "keda-add-ons-http-external-scaler.keda.svc.cluster.local:9090"
 """The KEDA HTTP add-on's external scaler, installed by the platform stage."""
 HTTP_INTERCEPTOR = ("keda-add-ons-http-interceptor-proxy.keda.svc.cluster.local", 8080)
 """The KEDA HTTP add-on's interceptor proxy (host, port), installed by the platform stage."""
+
+
+MONITOR_KINDS: dict[MonitorKind, tuple[str, str, str]] = {
+    # prometheus-engine charts/operator/crds/monitoring.googleapis.com_podmonitorings.yaml
+    "gmp": ("monitoring.googleapis.com/v1", "PodMonitoring", "endpoints"),
+    # kube-prometheus-stack 88.5.3 charts/crds/crds/crd-podmonitors.yaml
+    "prometheus-operator": ("monitoring.coreos.com/v1", "PodMonitor", "podMetricsEndpoints"),
+    # Azure/prometheus-collector addon-chart templates/ama-metrics-podmonitor-crd.yaml
+    "azure-monitor": ("azmonitoring.coreos.com/v1", "PodMonitor", "podMetricsEndpoints"),
+}
+"""apiVersion, kind and endpoints field of each scrape object, as their CRDs define them."""
 
 
 def number(value: float) -> str:
@@ -91,11 +108,22 @@ class QueueTrigger:
     auth_provider: str | None
     """KEDA pod-identity provider of the TriggerAuthentication (gcp, aws, azure-workload), or
     None for a Prometheus that needs no credentials."""
+    address_ref: str | None = None
+    """The address as an expression of the serving root (an infra-stage output); ``address``
+    is then what the plain manifests say in its place."""
+    metadata: tuple[tuple[str, str], ...] = ()
+    """Trigger metadata the signer needs besides the query (AMP: awsRegion)."""
+    identity_owner: str | None = None
+    """The TriggerAuthentication's podIdentity.identityOwner (aws: keda)."""
+    identity_ref: str | None = None
+    """The TriggerAuthentication's identityId as a serving-root expression (Azure)."""
+    identity_placeholder: str | None = None
 
 
 @dataclass(frozen=True)
 class Scrape:
-    """The managed collector's scrape of the workload's pods (GKE: a PodMonitoring)."""
+    """The collector's scrape of the workload's pods: a PodMonitoring (Google Managed
+    Prometheus) or a PodMonitor (the Prometheus Operator's, or Azure Monitor's copy)."""
 
     selector: tuple[tuple[str, str], ...]
     """The Deployment's pod selector: the scrape selects exactly the serving pods."""
@@ -103,6 +131,22 @@ class Scrape:
     """The name of the container port that serves metrics (the server's API port)."""
     path: str
     interval: str
+    monitor: MonitorKind = "gmp"
+
+    @property
+    def api_version(self) -> str:
+        """The scrape object's apiVersion."""
+        return MONITOR_KINDS[self.monitor][0]
+
+    @property
+    def kind(self) -> str:
+        """The scrape object's kind."""
+        return MONITOR_KINDS[self.monitor][1]
+
+    @property
+    def endpoints_field(self) -> str:
+        """The spec field listing the pods' endpoints (``endpoints`` or ``podMetricsEndpoints``)."""
+        return MONITOR_KINDS[self.monitor][2]
 
 
 @dataclass(frozen=True)
@@ -202,7 +246,7 @@ def scaler_for(
     low: int,
     high: int,
     *,
-    managed: tuple[str, str] | None,
+    managed: MetricsQuery | None,
     scale_out_seconds: int,
     wait_seconds: int,
     scrape: Scrape | None = None,
@@ -210,13 +254,14 @@ def scaler_for(
     """The ScaledObject of a workload between ``low`` and ``high`` (None for a fixed count).
 
     Args:
-        managed: The cloud's managed Prometheus (query address, KEDA identity provider), used
-            when the spec gives no ``prometheus_address``.
+        managed: Where KEDA queries the cluster's Prometheus (the cloud's managed one or the
+            in-cluster one, per addons.metrics.prometheus), used when the spec gives no
+            ``prometheus_address``.
         scale_out_seconds: Node start + pull + load: the scale-down window is at least this,
             so one oscillation never pays for a node start and a weight load.
         wait_seconds: The progress deadline: how long the interceptor holds a request at zero.
-        scrape: The managed collector's scrape of the pods, rendered when the query goes to
-            the cloud's managed Prometheus.
+        scrape: The collector's scrape of the pods, rendered (as the query's monitor kind)
+            when the query goes to the Prometheus gpuplat chooses.
     """
     if autoscale_kind(workload, low, high) != "keda":
         return None
@@ -224,15 +269,23 @@ def scaler_for(
     queue = None
     scraped = None
     if auto.metric is not None:
-        address, provider = (
-            (auto.prometheus_address, None)
-            if auto.prometheus_address
-            else (managed or (None, None))
-        )
-        if address is not None:
-            query = queue_query(auto.metric, namespace)
-            queue = QueueTrigger(address, query, number(auto.target), provider)
-            scraped = scrape if provider is not None else None
+        query = queue_query(auto.metric, namespace)
+        if auto.prometheus_address:
+            queue = QueueTrigger(auto.prometheus_address, query, number(auto.target), None)
+        elif managed is not None:
+            queue = QueueTrigger(
+                managed.address,
+                query,
+                number(auto.target),
+                managed.auth_provider,
+                address_ref=managed.address_ref,
+                metadata=managed.metadata,
+                identity_owner=managed.identity_owner,
+                identity_ref=managed.identity_ref,
+                identity_placeholder=managed.identity_placeholder,
+            )
+            if scrape is not None and managed.monitor is not None:
+                scraped = replace(scrape, monitor=managed.monitor)
     kind, value, period = SCALE_DOWN_POLICY
     up_kind, up_value, up_period = SCALE_UP_POLICY
     behavior = Behavior(
@@ -252,3 +305,22 @@ def scaler_for(
         scrape=scraped,
         scale_out_seconds=scale_out_seconds,
     )
+
+
+def metrics_port(workload: Workload) -> int | None:
+    """The server's own metrics port, when it is not the serving port (Triton's 8002)."""
+    server = server_of(workload.server, workload.image)
+    if server is None or server.metrics_port == "serving":
+        return None
+    return server.metrics_port
+
+
+def scrape_of(workload: Workload) -> Scrape | None:
+    """Where the workload's server serves its metrics, for the collector: the serving port,
+    or the container port named ``metrics`` (Triton's 8002), selected by name."""
+    server = server_of(workload.server, workload.image)
+    if server is None:
+        return None
+    port = PORT_NAME if server.metrics_port == "serving" else METRICS_PORT_NAME
+    selector = ((WORKLOAD_LABEL, workload.name),)
+    return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)

@@ -19,19 +19,19 @@ from gpuplat.spec.resolve import workload_pools
 from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
 from gpuplat.workload.budget import StartupBudget, startup_budget
-from gpuplat.workload.capacity import left_for, pool_units, started_at_once
+from gpuplat.workload.capacity import left_for, pool_units
+from gpuplat.workload.diskshare import disk_share_mbps
 from gpuplat.workload.group import GroupPlan, hugepages_note, memory_beside, plan_group
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
-from gpuplat.workload.rollout import Rollout, rollout, running_at_rollout
+from gpuplat.workload.rollout import Rollout, recreate, rollout, running_at_rollout
 from gpuplat.workload.scaling import (
-    PORT_NAME,
-    SCRAPE_INTERVAL,
     AutoscaleKind,
     Scaler,
-    Scrape,
     autoscale_kind,
+    metrics_port,
     scaler_for,
+    scrape_of,
 )
 from gpuplat.workload.weights import (
     MODEL_PATH_ENV,
@@ -95,6 +95,9 @@ class ServingPlan:
     command: tuple[str, ...]
     args: tuple[str, ...]
     port: int
+    metrics_port: int | None
+    """The container port of a server that serves /metrics on a port of its own (Triton:
+    8002), named ``metrics``; None: metrics on ``port``."""
     env: tuple[EnvVar, ...]
     replicas_min: int
     replicas_max: int
@@ -134,12 +137,16 @@ class ServingPlan:
     """Mount a service account token: only the Cloud Storage FUSE sidecar needs one."""
     devices: dict[str, str] = field(default_factory=dict)
     """Extended resources besides GPUs each replica takes (EKS: vpc.amazonaws.com/efa)."""
+    load_balancer: dict[str, str] | None = None
+    """The Service is a LoadBalancer with these annotations (the cloud's, for the spec's
+    ``address.scheme``); None: a ClusterIP Service, reached only inside the cluster."""
     device_class: str = DRA_DEVICE_CLASS
     pool_label: str = POOL_LABEL
     requests_reason: str = ""
     """Where the CPU and memory requests come from: the node's arithmetic, for people."""
     group: GroupPlan | None = None
     """A multi-host replica: a LeaderWorkerSet group (workload/group.py), not a Deployment."""
+    kueue: bool = False  # the group is admitted whole by Kueue (workload/queue.py)
 
     @property
     def replicas_initial(self) -> int:
@@ -180,8 +187,8 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     """The plan of ``workload`` on ``cluster`` (one of its clusters), for its role there.
 
     The workload's per-cluster overrides (``placements``) are applied first, and its replica
-    bounds are its role's (spec/roles.py): the same numbers go to the Deployment, the HPA and
-    KEDA.
+    bounds are its role's (spec/roles.py): the same numbers go to the Deployment and
+    KEDA's ScaledObject.
     """
     pools = workload_pools(spec, workload)[cluster.name]
     role = bounds(workload, cluster.name)
@@ -195,7 +202,8 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         workload.load_time_budget,
         copied=weights.mode == "copy",
         copy_mbps=share,
-        fill_mbps=share if weights.mode == "gcsfuse" else None,
+        # A cache in memory is filled at the network's rate; on a disk, at the disk's share.
+        fill_mbps=share if weights.mode == "gcsfuse" and weights.cache_memory is None else None,
     )
     low, high = role.low, role.high
     node_selector, class_tolerations = _ladder_selector(cluster, pools)
@@ -208,7 +216,16 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
     plan_rollout = rollout(
         fits, workload.gpus * size, running, capacity_text, fixed=fixed, group_nodes=size
     )
-    resources = replica_resources(spec, cluster, pools, workload, fuse=weights.mode == "gcsfuse")
+    if workload.rollout_strategy == "recreate":
+        plan_rollout = recreate(plan_rollout)
+    resources = replica_resources(
+        spec,
+        cluster,
+        pools,
+        workload,
+        fuse=weights.mode == "gcsfuse",
+        cache_mib=weights.cache_memory_mib,
+    )
     if weights.mode == "copy":
         weights = replace(
             weights,
@@ -242,6 +259,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         command=tuple(_model_path(c, weights) for c in workload.command),
         args=tuple(_model_path(a, weights) for a in workload.args),
         port=workload.port,
+        metrics_port=metrics_port(workload),
         env=_env(workload, weights, fabric_env),
         replicas_min=low,
         replicas_max=high,
@@ -274,12 +292,12 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
             workload.name,
             low,
             min(high, max(fits, low, 1)),
-            managed=target(cluster.cloud).metrics_query(cluster),
+            managed=target(cluster.cloud).metrics_query(cluster, spec.addons.metrics.prometheus),
             scale_out_seconds=budget.node_start_seconds
             + budget.before_probes_seconds
             + budget.load_seconds,
             wait_seconds=budget.progress_deadline_seconds,
-            scrape=_scrape(workload),
+            scrape=scrape_of(workload),
         ),
         labels=labels,
         selector=selector,
@@ -289,36 +307,13 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         devices={**target(cluster.cloud).replica_devices(pools, workload.gpus), **fabric},
         requests_reason=resources.explain(workload.gpus) + hugepages_note(fabric),
         group=group,
+        kueue=group is not None and spec.addons.gang_scheduling.kueue,
+        load_balancer=None
+        if workload.address is None
+        else target(cluster.cloud).address_annotations(
+            workload.address.scheme, workload.health_path
+        ),
     )
-
-
-def _scrape(workload: Workload) -> Scrape | None:
-    """Where the workload's server serves its metrics, for the managed collector."""
-    server = server_of(workload.server, workload.image)
-    if server is None or server.metrics_port != "serving":
-        return None  # Triton's metrics port (8002) is not a named port of the container yet
-    port = PORT_NAME
-    selector = (("gpuplat.dev/workload", workload.name),)
-    return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)
-
-
-MIB = 1.048576
-"""MB in a MiB: disk rates are quoted in MiB/s, weights sizes and bandwidths in GB and MB/s."""
-
-
-def disk_share_mbps(cluster: Cluster, pools: list[NodePool], workload: Workload) -> float | None:
-    """MB/s one replica's weights (a copy, or a Cloud Storage FUSE file cache) get from its
-    node's disk on the slowest of its pools: the disk's write rate shared by the replicas a new
-    node starts at once (all of the workload's that fit on it, up to its most replicas). None
-    when a pool's disk rate is not known."""
-    cloud = target(cluster.cloud)
-    rates = []
-    for pool in pools:
-        mibps = cloud.disk_write_mibps(pool)
-        if mibps is None:
-            return None
-        rates.append(mibps * MIB / started_at_once(cluster, pool, workload))
-    return min(rates, default=None)
 
 
 def _ladder_selector(

@@ -121,6 +121,10 @@ class Weights:
     """The folder inside the mounted volume that the server sees at model_path."""
     reader: BlobReader | None = None
     """The Azure identity the pods read the weights as (AKS, Azure Blob weights)."""
+    cache_memory: str | None = None
+    """gcsfuse with its file cache in memory: the size of the RAM-backed cache volume."""
+    cache_memory_mib: int = 0
+    """The same in MiB: what the FUSE sidecar requests beyond its own memory."""
 
 
 def model_path(model: ModelWeights) -> str:
@@ -143,11 +147,21 @@ def fuse_cache_gib(size_gb: float) -> int:
     return copy_size_gib(size_gb)
 
 
-def _fuse_options(size_gb: float, path: str) -> str:
+FUSE_CACHE_VOLUME = "gke-gcsfuse-cache"
+"""The pod volume GKE's webhook mounts as the sidecar's file cache when the pod defines it
+(gcs-fuse-csi-driver ``SidecarContainerCacheVolumeName``); otherwise it adds an emptyDir."""
+FUSE_GROUP = 65534
+"""The pod's fsGroup when the FUSE cache is a volume of the pod's own: the sidecar runs as
+65534 (gcs-fuse-csi-driver NobodyGID) and writes there only through the volume's group."""
+FUSE_OWN_OPTIONS = ("only-dir", "file-cache:max-size-mb")
+"""Mount options gpuplat derives from the spec, which a workload's own options may not set."""
+
+
+def _fuse_options(size_gb: float, path: str, more: tuple[str, ...] = ()) -> str:
     # The cache's own bound, 1 GiB under the sidecar's ephemeral-storage limit (its logs and
     # temporary files take the rest), so reaching it evicts old files rather than the pod.
     cache_mib = (fuse_cache_gib(size_gb) - 1) * 1024
-    options = (*GCSFUSE_OPTIONS, f"file-cache:max-size-mb:{cache_mib}")
+    options = (*GCSFUSE_OPTIONS, f"file-cache:max-size-mb:{cache_mib}", *more)
     return ",".join((*options, f"only-dir={path}") if path else options)
 
 
@@ -162,15 +176,20 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
     if blob is not None:
         return _blob(workload, cluster, blob, target)
     if model.mount == "gcsfuse" and "gcsfuse" in targets.target(cluster.cloud).weight_mounts:
-        options = _fuse_options(model.size_gb, path)
+        options = _fuse_options(model.size_gb, path, tuple(model.fuse_mount_options))
         cache = f"{fuse_cache_gib(model.size_gb)}Gi"
-        annotations = {
-            **GCSFUSE_ANNOTATIONS,
-            # Requested, so the scheduler counts the cache against the node's disk, and limited,
-            # so a runaway cache evicts its own pod, not its neighbours.
-            "gke-gcsfuse/ephemeral-storage-request": cache,
-            "gke-gcsfuse/ephemeral-storage-limit": cache,
-        }
+        memory = model.fuse_cache == "memory"
+        cache_mib = fuse_cache_gib(model.size_gb) * 1024 if memory else 0
+        annotations = dict(GCSFUSE_ANNOTATIONS)
+        if memory:
+            # The RAM cache's pages are the sidecar's: requested with it, so the scheduler
+            # counts them against the node's memory (the volume's sizeLimit bounds them).
+            annotations["gke-gcsfuse/memory-request"] = f"{FUSE_SIDECAR_MEMORY_MIB + cache_mib}Mi"
+        else:
+            # Requested, so the scheduler counts the cache against the node's disk, and
+            # limited, so a runaway cache evicts its own pod, not its neighbours.
+            annotations["gke-gcsfuse/ephemeral-storage-request"] = cache
+            annotations["gke-gcsfuse/ephemeral-storage-limit"] = cache
         return Weights(
             "gcsfuse",
             model.source,
@@ -180,6 +199,8 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
             only_dir=path or None,
             mount_options=options,
             annotations=dict(sorted(annotations.items())),
+            cache_memory=cache if memory else None,
+            cache_memory_mib=cache_mib,
         )
     size_limit = f"{copy_size_gib(model.size_gb)}Gi"
     image, command = _copier(scheme, model.source, target, workload.image)

@@ -44,7 +44,7 @@ module "cluster_inference-us" {
 
 # GPU node pool l4-shared of inference-us: g2-standard-8
 module "pool_inference-us_l4-shared" {
-  source = "../../../../modules/gke-gpu-node-pool/1.3.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.4.0"
 
   project         = module.cluster_inference-us.project
   location        = module.cluster_inference-us.location

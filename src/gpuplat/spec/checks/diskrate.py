@@ -30,8 +30,9 @@ def check(
     workload: Workload, cluster: Cluster, pools: list[NodePool], base: KeyPath, loc: Locator
 ) -> Iterator[Diagnostic]:
     """Warn when the disk's shared rate makes startup exceed the workload's load_time_budget."""
-    mode = weights_for(workload, cluster).mode
-    if mode not in ("copy", "gcsfuse"):
+    weights = weights_for(workload, cluster)
+    mode = weights.mode
+    if mode not in ("copy", "gcsfuse") or weights.cache_memory is not None:
         return
     model = workload.model
     slowest: tuple[float, NodePool, float, int] | None = None  # (MB/s each, pool, MiB/s, n)

@@ -78,6 +78,8 @@ def _on_disk_gib(workload: Workload, cluster: Cluster) -> int | None:
     """Boot disk one replica's weights take: a copy, or a Cloud Storage FUSE file cache."""
     mount = workload.model.mount
     if mount == "gcsfuse" and "gcsfuse" in target(cluster.cloud).weight_mounts:
+        if workload.model.fuse_cache == "memory":
+            return None  # in the replica's memory request, not on the disk
         return fuse_cache_gib(workload.model.size_gb)
     if mount in ("copy", "gcsfuse"):  # gcsfuse where the cloud has no FUSE driver: copied
         return copy_size_gib(workload.model.size_gb)

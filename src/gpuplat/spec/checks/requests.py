@@ -28,9 +28,11 @@ def check(
     res = workload.resources
     if res.cpu is None and res.memory is None:
         return
-    fuse = weights_for(workload, cluster).mode == "gcsfuse"
-    pod = pod_requests(res.cpu or "0", res.memory or "0", fuse=fuse)
-    side = sidecars(fuse)
+    weights = weights_for(workload, cluster)
+    fuse = weights.mode == "gcsfuse"
+    cache = weights.cache_memory_mib
+    pod = pod_requests(res.cpu or "0", res.memory or "0", fuse=fuse, cache_mib=cache)
+    side = sidecars(fuse, cache)
     where = f'pool "{pool.name}" in cluster "{cluster.name}"'
     seen: set[str] = set()
     for rung in rung_pools(cluster, [pool]):

@@ -36,11 +36,13 @@ def owned_settings() -> tuple[Owned, ...]:
 def check(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
     table = owned_settings()
     for i, cluster in enumerate(spec.clusters):
+        written_cluster, exact = loc.node(("clusters", i))
+        start = (written_cluster, 2) if exact else None
         for owned in table:
             if cluster.cloud in owned.clouds:
                 continue
             for path in _expand(cluster, ("clusters", i), owned.setting.path):
-                _, written = loc.node(path)
+                _, written = loc.node(path, start)
                 if written:
                     yield _misplaced(cluster, path, owned, loc)
 

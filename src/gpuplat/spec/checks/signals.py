@@ -18,25 +18,38 @@ def server_of(workload: Workload) -> Server | None:
 
 
 def check(
-    workload: Workload, clusters: Mapping[str, Cluster], base: KeyPath, loc: Locator
+    workload: Workload,
+    clusters: Mapping[str, Cluster],
+    base: KeyPath,
+    loc: Locator,
+    choice: str = "auto",
 ) -> Iterator[Diagnostic]:
     """Refuse a metric the workload's server does not export, a server gpuplat cannot tell,
-    or a cluster where no Prometheus would answer the query."""
+    or a cluster where no Prometheus would answer the query (``choice``: the spec's
+    addons.metrics.prometheus)."""
+    own = server_of(workload)
+    if own is not None and own.metrics_port == workload.port:
+        yield loc.error(
+            (*base, "port"),
+            f"{own.name} serves its metrics on port {own.metrics_port}, so the workload cannot "
+            "serve on it too",
+            f"serve on another port (and tell {own.name} so in args)",
+        )
     metric = workload.autoscaling.metric
     if metric is None:
         return
     if workload.autoscaling.prometheus_address is None:
         for name in workload.clusters:
             cluster = clusters.get(name)
-            if cluster is None or target(cluster.cloud).metrics_query(cluster) is not None:
+            if cluster is None or target(cluster.cloud).metrics_query(cluster, choice) is not None:
                 continue
             yield loc.error(
                 (*base, "autoscaling", "metric"),
-                f'{cluster.cloud.upper()} cluster "{name}" has no Prometheus gpuplat queries by '
-                f"default, so nothing would read {metric}",
-                "set autoscaling.prometheus_address to the query URL of the Prometheus that "
-                "scrapes the workload (e.g. kube-prometheus-stack: "
-                "http://kube-prometheus-stack-prometheus.monitoring:9090)",
+                f'{cluster.cloud.upper()} cluster "{name}" has no managed Prometheus gpuplat '
+                f"renders, so nothing would read {metric}",
+                "set addons.metrics.prometheus: in-cluster (the platform stage installs "
+                "kube-prometheus-stack), or autoscaling.prometheus_address to the query URL of "
+                "a Prometheus that scrapes the workload",
             )
     found = server_of(workload)
     if found is None:

@@ -7,11 +7,12 @@ from collections.abc import Iterator
 
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Cluster, Workload
+from gpuplat.spec.model import Cluster, ModelWeights, Workload
 from gpuplat.spec.model.base import format_duration
 from gpuplat.spec.resolve import startup_seconds
 from gpuplat.targets import target
 from gpuplat.workload.blob import blob_location
+from gpuplat.workload.weights import FUSE_OWN_OPTIONS
 
 _SCHEMES = ("gs://", "s3://", "az://", "hf://", "https://", "file://")
 
@@ -46,6 +47,7 @@ def check(
                 f"gcsfuse is the GKE Cloud Storage FUSE driver; {', '.join(non_gke)} is not GKE",
                 "use mount: copy to run on every cloud",
             )
+    yield from _fuse_settings(model, path, loc)
     yield from _blob(workload, clusters, path, loc)
     if model.mount == "image" and not model.source.startswith("file://"):
         yield loc.error(
@@ -117,4 +119,39 @@ def _blob(
                 f"{', '.join(anonymous)} the copy works only if the container allows "
                 "anonymous reads",
                 "keep a copy of the weights in that cloud's storage, or on Hugging Face (hf://)",
+            )
+
+
+def _fuse_settings(model: ModelWeights, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """The Cloud Storage FUSE cache and mount options: only with gcsfuse, and no option that
+    gpuplat derives from the spec (the mount takes one comma-separated list)."""
+    gcsfuse = model.mount == "gcsfuse"
+    if model.fuse_cache != "disk" and not gcsfuse:
+        yield loc.error(
+            (*path, "fuse_cache"),
+            f"fuse_cache is the Cloud Storage FUSE file cache; mount is {model.mount}",
+            "remove it, or use mount: gcsfuse",
+        )
+    for i, option in enumerate(model.fuse_mount_options):
+        where = (*path, "fuse_mount_options", i)
+        name = option.split("=", 1)[0]
+        key = name.rsplit(":", 1)[0] if "=" not in option and ":" in name else name
+        if not gcsfuse:
+            yield loc.error(
+                where,
+                f"fuse_mount_options are Cloud Storage FUSE's; mount is {model.mount}",
+                "remove them, or use mount: gcsfuse",
+            )
+            return
+        if not option or "," in option or option != option.strip():
+            yield loc.error(
+                where,
+                f'mount option "{option}" is not one option',
+                "write one option per item, without commas or spaces",
+            )
+        elif key in FUSE_OWN_OPTIONS:
+            yield loc.error(
+                where,
+                f'gpuplat sets "{key}" itself from the spec',
+                "remove it: only-dir follows model.source and file-cache:max-size-mb model.size_gb",
             )

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 
 from gpuplat.spec.checks import (
+    address,
     diskrate,
     memshare,
     multihost,
@@ -39,12 +40,13 @@ def check(spec: Spec, loc: Locator, broken: set[tuple[str, str]]) -> Iterator[Di
         base: KeyPath = ("workloads", i)
         yield from _references(spec, workload, clusters, base, loc)
         yield from _replicas(workload, base, loc)
-        yield from signals.check(workload, clusters, base, loc)
+        yield from signals.check(workload, clusters, base, loc, spec.addons.metrics.prometheus)
         yield from weights.check(workload, clusters, base, loc)
         yield from _container(workload, base, loc)
         yield from multihost.check(spec, workload, base, loc)
         yield from pod.check(workload, base, loc)
         yield from roles.check(spec, workload, base, loc)
+        yield from address.check(workload, base, loc)
         pools = workload_pools(spec, workload)
         for name, matched in pools.items():
             cluster = clusters[name]

@@ -168,6 +168,21 @@ class Driver(SpecModel):
     )
 
 
+class SecondaryBootDisk(SpecModel):
+    """A disk GKE creates beside each node's boot disk from a disk image you built beforehand."""
+
+    disk_image: str = Field(
+        description="The Compute Engine disk image: projects/<project>/global/images/<name> "
+        "(or global/images/<name> in the cluster's project)."
+    )
+    mode: Literal["container-image-cache", "data"] = Field(
+        "container-image-cache",
+        description="container-image-cache: containerd reads the images preloaded on it, so a "
+        "new node does not pull them; data: the disk is only attached (mounted for pods by "
+        "you).",
+    )
+
+
 class NodePool(SpecModel):
     """A pool of identical GPU nodes."""
 
@@ -213,6 +228,14 @@ class NodePool(SpecModel):
         description="Node image: GKE image type (COS_CONTAINERD, UBUNTU_CONTAINERD), EKS AMI "
         "type (AL2023_x86_64_NVIDIA, BOTTLEROCKET_x86_64_NVIDIA) or AKS OS SKU (Ubuntu, "
         "AzureLinux). Default: the cloud's GPU image (AKS: Ubuntu).",
+    )
+    secondary_boot_disks: list[SecondaryBootDisk] = Field(
+        default_factory=list,
+        max_length=127,
+        description="GKE: disks created beside each node's boot disk from disk images, e.g. "
+        "the serving image preloaded (container-image-cache) so a new node starts it without "
+        "a pull; lower the workloads' image_pull_time to match. Same type as the boot disk. "
+        "Changing them replaces the pool's nodes.",
     )
     efa: bool = Field(
         False,

@@ -20,6 +20,17 @@ class Metrics(SpecModel):
     dcgm_exporter: bool = Field(
         True, description="Run NVIDIA DCGM exporter for GPU utilisation, memory and errors."
     )
+    prometheus: Literal["auto", "managed", "in-cluster"] = Field(
+        "auto",
+        description="Where the model servers' metrics are collected and KEDA queries them for "
+        "autoscaling.metric. managed: the cloud's managed Prometheus (GKE: Managed Service for "
+        "Prometheus; EKS: Amazon Managed Service for Prometheus with a managed collector; AKS: "
+        "Azure Monitor managed Prometheus), queried by KEDA's operator with a read-only cloud "
+        "identity. in-cluster: kube-prometheus-stack installed by the platform stage, scraping "
+        "only the model servers. auto: managed on GKE, in-cluster on EKS and AKS (README: "
+        "Autoscaling, for why). A "
+        "workload's autoscaling.prometheus_address overrides both.",
+    )
 
 
 class GangScheduling(SpecModel):

@@ -40,6 +40,20 @@ class ModelWeights(SpecModel):
         "sequences x KV bytes per token): added to the weights when gpuplat checks that a "
         "replica (or a multi-host group) fits its GPUs. Default: 0, the weights alone.",
     )
+    fuse_cache: Literal["disk", "memory"] = Field(
+        "disk",
+        description="gcsfuse: where each replica's Cloud Storage FUSE file cache lives. disk: "
+        "the node's ephemeral storage (its boot disk, or its local SSDs with "
+        "disk.local_ssd_count), shared by the replicas a node starts at once; memory: a "
+        "RAM-backed volume (the sidecar's gke-gcsfuse-cache, as accelerated-platforms mounts "
+        "it), counted in the replica's memory request, nothing written to a disk.",
+    )
+    fuse_mount_options: list[str] = Field(
+        default_factory=list,
+        description="gcsfuse: more Cloud Storage FUSE mount options, after gpuplat's (e.g. "
+        "max-conns-per-host=500). The options gpuplat sets from the spec (only-dir, "
+        "file-cache:max-size-mb) are refused here.",
+    )
     storage_resource_group: str | None = Field(
         None,
         description="Azure Blob weights on AKS: the resource group of the storage account, for "
@@ -96,6 +110,33 @@ class EnvFrom(SpecModel):
 Role = Literal["active", "warm", "cold"]
 """What a placement does: serves (active), runs warm_replicas ready to take over (warm), or
 runs none until traffic or a failover arrives (cold)."""
+
+
+class Address(SpecModel):
+    """An address of the workload reachable from outside its cluster, on every cluster."""
+
+    scheme: Literal["internal", "external"] = Field(
+        description="internal: a load balancer inside the cluster's network (its VPC or "
+        "virtual network, and networks peered with it); external: a public one. The model "
+        "server's Service becomes a LoadBalancer with the cloud's annotations for that "
+        "scheme; `placements` reports its address."
+    )
+
+
+class FrontDoor(SpecModel):
+    """Health-checked weighted DNS records in front of the workload's placements."""
+
+    dns: Literal["route53"] = Field(
+        description="route53: one weighted record per placement in a Route 53 hosted zone "
+        "you own, each with a health check on the server's readiness path."
+    )
+    zone_id: str = Field(description="The hosted zone the records go in (you own it).")
+    name: str = Field(description="The name clients call, in that zone (e.g. chat.example.com).")
+    ttl: int = Field(60, ge=0, description="TTL of the records, seconds.")
+    endpoint: str | None = Field(
+        None,
+        description="Route 53 API endpoint (an emulator, or a VPC endpoint). Default: AWS's.",
+    )
 
 
 class WorkloadPlacement(SpecModel):
@@ -193,10 +234,28 @@ class Workload(SpecModel):
     clusters: list[str] = Field(
         min_length=1, description="Clusters it may run on, in failover order."
     )
+    address: Address | None = Field(
+        None,
+        description="An address reachable from outside each cluster (a LoadBalancer "
+        "Service). Default: none (the in-cluster Service only).",
+    )
+    front_door: FrontDoor | None = Field(
+        None,
+        description="Weighted, health-checked DNS in front of the placements that gpuplat "
+        "renders and a failover moves (needs address.scheme external). Default: none.",
+    )
     placements: dict[str, WorkloadPlacement] = Field(
         default_factory=dict,
         description="Per cluster of `clusters` (by name): its role (active, warm or cold "
         "standby) and per-cluster overrides of image, args, gpus and replicas.",
+    )
+    rollout_strategy: Literal["rolling", "recreate"] = Field(
+        "rolling",
+        description="rolling: replace replicas one at a time (a surge pod only where the pools "
+        "have room for it). recreate: every old replica stops before any new one starts "
+        "(Deployment strategy Recreate, as accelerated-platforms' servers do): two versions "
+        "never serve or hold GPUs at once, but the workload serves nothing until the new "
+        "replicas are ready.",
     )
     priority: Literal["critical", "high", "normal", "batch"] = Field(
         "high", description="Scheduling priority class."

@@ -15,7 +15,7 @@ from gpuplat.spec.ladder import Ladder, capacity_kinds
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets import expander
-from gpuplat.targets.aks import calendar, checks, infra, ladder, node
+from gpuplat.targets.aks import calendar, checks, infra, ladder, metrics, node
 from gpuplat.targets.base import (
     SYSTEM_GROUP,
     InfraPart,
@@ -28,6 +28,7 @@ from gpuplat.targets.base import (
 )
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.scaling import MetricsQuery
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -55,6 +56,16 @@ class AKS(Target):
     }
     cloud = "aks"
     title = "AKS"
+    # cloud-provider-azure, topics/loadbalancer: azure-load-balancer-internal "true" makes the
+    # load balancer internal (public when unset); the health probe's request path makes the
+    # Azure load balancer probe the server's readiness path over HTTP, not only its port.
+    load_balancer: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "internal": {"service.beta.kubernetes.io/azure-load-balancer-internal": "true"},
+        "external": {},
+    }
+    probe_path_annotation = (
+        "service.beta.kubernetes.io/azure-load-balancer-health-probe-request-path"
+    )
     account = "azure"
     account_needed = True
     account_example = "add azure: {subscription_id: <GUID>, resource_group: <name>}"
@@ -93,6 +104,12 @@ class AKS(Target):
     # profile is changed by hand.
     local_volume_annotation = True
     blob_workload_identity = True
+
+    def managed_query(self, cluster: Cluster) -> MetricsQuery | None:
+        """Azure Monitor managed Prometheus (aks-managed-prometheus in the infra stage), queried
+        by KEDA's operator as a user-assigned identity through workload identity."""
+        return metrics.query(cluster)
+
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {
         "azurerm": ("hashicorp/azurerm", ">= 4.79, < 5")
     }

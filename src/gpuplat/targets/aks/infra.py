@@ -18,6 +18,7 @@ from gpuplat.render.naming import module_label
 from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.model import Cluster, Taint
 from gpuplat.spec.resolve import resolve_pool
+from gpuplat.targets.aks import metrics
 from gpuplat.targets.aks.node import MAX_PODS
 from gpuplat.targets.base import InfraPart, Target
 from gpuplat.targets.planvalues import PlannedPool, first, number
@@ -41,6 +42,8 @@ def part(target: Target, env: EnvSpec, cluster: Cluster, expander: str) -> Infra
     modules = {"aks-cluster", "aks-gpu-node-pool"}
     if view["identities"]:
         modules.add("aks-workload-identity")
+    if view["prometheus"] is not None:
+        modules.add("aks-managed-prometheus")
     assert cluster.azure is not None  # the checks require azure for AKS clusters
     return InfraPart(
         cluster=view,
@@ -95,6 +98,10 @@ def cluster_view(
         "reservation_group_ids": reservation_groups(target, cluster),
         "tags": tags,
     }
+    prometheus = None
+    if metrics.needed(target, env, cluster):
+        args["managed_prometheus"] = True
+        prometheus = metrics.managed_prometheus_view(env, cluster, module, tags)
     identities = [
         identity_view(reader, azure.resource_group, cluster.region, module, tags)
         for reader in blob_readers(env, cluster)
@@ -111,6 +118,7 @@ def cluster_view(
             for rung in lad.rungs
         ],
         "identities": identities,
+        "prometheus": prometheus,
         # The client id of each workload's identity, for the serving stage's service accounts.
         "identity_outputs": {
             str(i["workload"]): raw(f"module.{i['module']}.client_id") for i in identities

@@ -24,9 +24,10 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.eks import calendar, checks, fabric, infra, ladder, node
+from gpuplat.targets.eks import calendar, checks, fabric, infra, ladder, metrics, node
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.scaling import MetricsQuery
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -49,6 +50,18 @@ class EKS(Target):
     }
     cloud = "eks"
     title = "EKS"
+    # gpuplat installs no AWS Load Balancer Controller: EKS's in-tree service controller
+    # (cloud-provider-aws) makes the load balancer. An NLB, internal on request; the LB
+    # controller's aws-load-balancer-scheme is not read by it (kubernetes-sigs.github.io/
+    # aws-load-balancer-controller, guide/service/annotations: "not an accurate reference for
+    # the services reconciled by the in-tree controller").
+    load_balancer: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "internal": {
+            "service.beta.kubernetes.io/aws-load-balancer-type": "nlb",
+            "service.beta.kubernetes.io/aws-load-balancer-internal": "true",
+        },
+        "external": {"service.beta.kubernetes.io/aws-load-balancer-type": "nlb"},
+    }
     account = "aws"
     example_region = "us-east-1"
     region_pattern = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d+$")
@@ -94,6 +107,12 @@ class EKS(Target):
     managed_device_plugin = False
     cluster_autoscaler = True
     local_volume_annotation = True  # the chart's autoscaler: skip-nodes-with-local-storage=true
+
+    def managed_query(self, cluster: Cluster) -> MetricsQuery | None:
+        """Amazon Managed Service for Prometheus (eks-managed-prometheus in the infra stage),
+        queried by KEDA's operator with SigV4 through EKS Pod Identity."""
+        return metrics.query(cluster)
+
     providers: ClassVar[Mapping[str, tuple[str, str]]] = {"aws": ("hashicorp/aws", ">= 5.100, < 7")}
     infra_provider = "aws"
     infracost_usage_key = "instances"

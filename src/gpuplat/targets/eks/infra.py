@@ -19,6 +19,7 @@ from gpuplat.spec.resolve import resolve_pool, version_tuple
 from gpuplat.targets.base import InfraPart, Target
 from gpuplat.targets.eks import node
 from gpuplat.targets.eks.identity import workload_identities
+from gpuplat.targets.eks.metrics import managed_prometheus_view
 from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 
@@ -33,7 +34,7 @@ ages out).
 The root always passes the version, so a later gpuplat with a newer default never upgrades an
 existing cluster by itself (and the eks-cluster module's own default is never used).
 """
-AWS_SERVICES = ("autoscaling", "ec2", "eks", "iam", "logs", "sts")
+AWS_SERVICES = ("amp", "autoscaling", "ec2", "eks", "iam", "logs", "sts")
 """Every AWS API the EKS modules call; an ``aws.endpoint`` serves all of them."""
 _GRAVITON = ("a1.", "c6g", "c7g", "c8g", "m6g", "m7g", "m8g", "r6g", "r7g", "r8g", "t4g")
 
@@ -74,8 +75,11 @@ def part(target: Target, env: EnvSpec, cluster: Cluster) -> InfraPart:
     modules = {"eks-cluster", "eks-gpu-node-group"}
     if cluster.network.vpc_cidr is not None:
         modules.add("eks-network")
+    view = cluster_view(target, env, cluster)
+    if view["prometheus"] is not None:
+        modules.add("eks-managed-prometheus")
     return InfraPart(
-        cluster=cluster_view(target, env, cluster),
+        cluster=view,
         modules=frozenset(modules),
         providers={"aws": AwsProvider.of(cluster).view(gpuplat_tags(env))},
     )
@@ -165,6 +169,7 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
         "region": cluster.region,
         "network": network_call,
         "args": args,
+        "prometheus": managed_prometheus_view(target, env, cluster, module),
         "pools": [
             pool_view(target, env, cluster, lad, rung, module, zones_ref)
             for lad in (target.ladder(cluster, pool) for pool in cluster.node_pools)

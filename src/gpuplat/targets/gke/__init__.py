@@ -25,6 +25,7 @@ from gpuplat.targets.gke import calendar, checks, infra, ladder, node
 from gpuplat.targets.gke.computeclass import CLASS_LABEL
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
+from gpuplat.targets.scaling import MetricsQuery
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
@@ -58,6 +59,14 @@ class GKE(Target):
     }
     cloud = "gke"
     title = "GKE"
+    # LoadBalancer Service parameters (cloud.google.com/kubernetes-engine/docs/concepts/
+    # service-load-balancer-parameters): "Internal" makes an internal passthrough Network Load
+    # Balancer (all supported versions); l4-rbs the backend service-based external one, which
+    # GKE recommends for every new external LoadBalancer Service.
+    load_balancer: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "internal": {"networking.gke.io/load-balancer-type": "Internal"},
+        "external": {"cloud.google.com/l4-rbs": "enabled"},
+    }
     account = "gcp"
     account_needed = True
     account_example = "add gcp: {project: <project id>}"
@@ -91,6 +100,13 @@ class GKE(Target):
         hyper = pool.machine_type.startswith(infra.HYPERDISK_ONLY)
         return pool.disk.size_gb, "hyperdisk-balanced" if hyper else "pd-balanced"
 
+    def local_ssds(self, pool: NodePool) -> tuple[int, int, bool] | None:
+        count = pool.disk.local_ssd_count
+        if not count:
+            return None
+        shape = self.shape(pool.machine_type)
+        return count, node.LOCAL_SSD_GB, shape is not None and shape.nvme_disks == count
+
     def nat_gateways(self, cluster: Cluster, protected: bool) -> int:
         return 1 if cluster.network.private_nodes and cluster.network.cloud_nat else 0
 
@@ -108,6 +124,7 @@ class GKE(Target):
         Setting(("node_pools", "*", "autoscaling", "location_policy")),
         Setting(("node_pools", "*", "placement", "policy")),
         Setting(("node_pools", "*", "disk", "local_ssd_count")),
+        Setting(("node_pools", "*", "secondary_boot_disks")),
         Setting(("node_pools", "*", "capacity", "reservation_project")),
         Setting(("node_pools", "*", "autoscaling", "when_unavailable")),
     )
@@ -177,6 +194,7 @@ class GKE(Target):
         yield from checks.pool(pool, self.device_plugin(spec), base, loc)
         yield from checks.boot_disk(pool, infra.HYPERDISK_ONLY, base, loc)
         yield from checks.local_ssds(pool, base, loc)
+        yield from checks.secondary_boot_disks(pool, base, loc)
         if (cap := single_capacity(pool)) is not None:
             yield from checks.named_reservation(cap, (*base, "capacity", "type"), loc)
         auto = pool.autoscaling
@@ -290,13 +308,17 @@ class GKE(Target):
     def disk_write_mibps(self, pool: NodePool) -> float | None:
         return node.disk_write_mibps(pool, infra.disk_type(pool))
 
-    def metrics_query(self, cluster: Cluster) -> tuple[str, str] | None:
+    default_prometheus = "managed"
+
+    def managed_query(self, cluster: Cluster) -> MetricsQuery | None:
         """Google Cloud Managed Service for Prometheus: its query API for the cluster's project,
-        read by KEDA's operator through Workload Identity (provider gcp)."""
+        read by KEDA's operator through Workload Identity (provider gcp); a PodMonitoring
+        selects the pods (managed collection is on in new clusters)."""
         project = cluster.gcp.project if cluster.gcp is not None else None
         if project is None:
             return None
-        return (f"{GMP_QUERY}/projects/{project}/location/global/prometheus", "gcp")
+        address = f"{GMP_QUERY}/projects/{project}/location/global/prometheus"
+        return MetricsQuery(address, "gcp", "gmp")
 
     def credentials_hint(self, text: str) -> str | None:
         if not any(marker in text for marker in _ADC):

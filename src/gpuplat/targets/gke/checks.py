@@ -202,6 +202,27 @@ def local_ssds(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnost
     )
 
 
+_DISK_IMAGE = re.compile(
+    r"^(projects/[a-z][-a-z0-9.:]*[a-z0-9]/)?global/images/[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"
+)
+"""A Compute Engine image by its resource path (GKE "Use secondary boot disks": the disk image
+is named projects/PROJECT/global/images/IMAGE, or global/images/IMAGE in the cluster's
+project)."""
+
+
+def secondary_boot_disks(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """Each secondary boot disk names a disk image GKE can find."""
+    for i, disk in enumerate(pool.secondary_boot_disks):
+        if _DISK_IMAGE.match(disk.disk_image):
+            continue
+        yield loc.error(
+            (*base, "secondary_boot_disks", i, "disk_image"),
+            f'"{disk.disk_image}" is not a Compute Engine disk image path',
+            "write projects/<project>/global/images/<name> (or global/images/<name> in the "
+            "cluster's project)",
+        )
+
+
 def named_reservation(cap: Capacity, path: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     """A reservation GKE will really use: without a name a pool is ANY_RESERVATION, an on-demand
     VM that takes a matching reservation only if one happens to be free (Compute

@@ -182,12 +182,21 @@ def pool_view(
             "resource_labels": resource_labels(env, cluster),
         }
     )
+    if pool.secondary_boot_disks:
+        args["secondary_boot_disks"] = [
+            {"disk_image": d.disk_image, "mode": BOOT_DISK_MODE[d.mode]}
+            for d in pool.secondary_boot_disks
+        ]
     return {
         "name": pool.name,
         "module": module_label("pool", cluster.name, pool.name),
         "machine_type": pool.machine_type,
         "args": args,
     }
+
+
+BOOT_DISK_MODE = {"container-image-cache": "CONTAINER_IMAGE_CACHE", "data": "MODE_UNSPECIFIED"}
+"""The GKE API's SecondaryBootDisk.Mode for each spec mode."""
 
 
 def _disk(pool: NodePool, type_: str) -> dict[str, object]:

@@ -3,7 +3,7 @@
 
 # AKS cluster inference-eus in eastus
 module "cluster_inference-eus" {
-  source = "../../../../modules/aks-cluster/1.2.0"
+  source = "../../../../modules/aks-cluster/1.3.0"
 
   name                = "inference-eus"
   resource_group_name = "acme-inference-dev"

@@ -9,7 +9,7 @@ variable "failover_floor" {
 
 # Model server chat on inference-eus (primary)
 module "serve_chat_inference-eus" {
-  source = "../../../../modules/model-server/2.4.0"
+  source = "../../../../modules/model-server/3.0.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-eus
   }
@@ -150,7 +150,7 @@ module "serve_chat_inference-eus" {
 
 # Autoscaling of chat on inference-eus (one KEDA ScaledObject): from 0 on the first request (clients call the front Service; the HTTP add-on's interceptor holds requests while a node and a replica start); 1..4 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 871s (node start + pull + load): scale-up waits 60s, scale-down 871s and removes 1 per 300s.
 module "zero_chat_inference-eus" {
-  source = "../../../../modules/scale-to-zero/3.1.0"
+  source = "../../../../modules/scale-to-zero/3.2.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-eus
   }
@@ -200,9 +200,18 @@ module "zero_chat_inference-eus" {
     up_window_seconds = 60
   }
   prometheus = {
-    address   = "http://kube-prometheus-stack-prometheus.monitoring:9090"
+    address   = "http://kube-prometheus-stack-prometheus.monitoring.svc:9090"
     query     = "sum(vllm:num_requests_waiting{namespace=\"chat\"})"
     threshold = "4"
+  }
+  pod_monitor = {
+    api_version = "monitoring.coreos.com/v1"
+    interval    = "15s"
+    path        = "/metrics"
+    port        = "http"
+    selector = {
+      "gpuplat.dev/workload" = "chat"
+    }
   }
 
   depends_on = [module.serve_chat_inference-eus]

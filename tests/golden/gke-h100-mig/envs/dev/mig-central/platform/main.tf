@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster mig-central: none beyond the cloud's own
 module "platform_mig-central" {
-  source = "../../../../modules/gpu-platform/1.4.0"
+  source = "../../../../modules/gpu-platform/1.5.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
     helm       = helm.cluster_mig-central
@@ -21,6 +21,7 @@ module "platform_mig-central" {
     http_add_on          = false
     wait_timeout_seconds = 20
   }
+  prometheus        = false
   kueue             = false
   leader_worker_set = false
   gpu_pools         = ["h100-mig", "h100-mig-spot"]

@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster inference-us: keda, keda-http-add-on
 module "platform_inference-us" {
-  source = "../../../../modules/gpu-platform/1.4.0"
+  source = "../../../../modules/gpu-platform/1.5.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
     helm       = helm.cluster_inference-us
@@ -21,6 +21,7 @@ module "platform_inference-us" {
     http_add_on          = true
     wait_timeout_seconds = 1517
   }
+  prometheus        = false
   kueue             = false
   leader_worker_set = false
   gpu_pools         = ["l4-shared"]

@@ -1,0 +1,26 @@
+"""How each cloud gives a Service an address outside the cluster: the LoadBalancer annotations
+for an internal or an external load balancer (each cloud's target sets its own)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar, Literal
+
+Scheme = Literal["internal", "external"]
+
+
+class AddressHooks:
+    """The cloud's LoadBalancer Service annotations per scheme."""
+
+    load_balancer: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    """Annotations of a LoadBalancer Service for an internal or an external load balancer."""
+    probe_path_annotation: ClassVar[str | None] = None
+    """The annotation that makes the cloud's load balancer probe an HTTP path (None: the
+    cloud probes the node port, and kube-proxy answers only for nodes with ready pods)."""
+
+    def address_annotations(self, scheme: Scheme, health_path: str) -> dict[str, str]:
+        """Annotations of the model server's LoadBalancer Service on this cloud."""
+        out = dict(self.load_balancer.get(scheme, {}))
+        if self.probe_path_annotation is not None:
+            out[self.probe_path_annotation] = health_path
+        return out

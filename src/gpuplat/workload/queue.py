@@ -1,0 +1,95 @@
+"""Gang admission of a multi-host workload through Kueue: a group is admitted whole or not at all.
+
+Kueue's LeaderWorkerSet integration (on by default since Kueue 0.15; docs
+site/content/en/docs/tasks/run/leaderworkerset.md at v0.17.3) makes each group one Workload:
+its pods wait behind a scheduling gate until the whole group fits the ClusterQueue's quota, so
+a partial group never holds nodes waiting for the rest. Kueue refuses a Workload that requests
+a resource its ClusterQueue does not cover ("resource X unavailable in ClusterQueue",
+pkg/scheduler/flavorassigner), so the queue covers every resource a group's pods request, with a
+quota of exactly the groups the workload may run (``replicas.max`` plus a rollout's surge).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gpuplat.workload.quantity import cpu_millis, cpu_text, memory_mib, memory_text
+
+if TYPE_CHECKING:
+    from gpuplat.workload.serving import ServingPlan
+
+API_VERSION = "kueue.x-k8s.io/v1beta2"
+QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+NAMESPACE_LABEL = "kubernetes.io/metadata.name"
+_COUNTED = ("cpu",)
+_BYTES = ("memory", "ephemeral-storage")
+
+
+@dataclass(frozen=True)
+class QueuePlan:
+    """The Kueue objects of one multi-host workload."""
+
+    local_queue: str
+    cluster_queue: str
+    flavor: str
+    node_labels: dict[str, str]
+    quotas: dict[str, str]
+    """Resource -> nominal quota, sorted by resource name (Kueue wants each flavor's resources
+    in the order of coveredResources)."""
+    namespace: str
+
+
+def _amount(resource: str, value: str) -> float:
+    if resource in _COUNTED:
+        return float(cpu_millis(value) or 0)
+    if resource in _BYTES or resource.startswith("hugepages-"):
+        return memory_mib(value) or 0.0
+    return float(value)
+
+
+def _text(resource: str, amount: float) -> str:
+    if resource in _COUNTED:
+        return cpu_text(math.ceil(amount))
+    if resource in _BYTES or resource.startswith("hugepages-"):
+        return memory_text(math.ceil(amount))
+    return str(math.ceil(amount))
+
+
+def plan_queue(
+    name: str,
+    namespace: str,
+    pool: str,
+    pool_label: str,
+    pod_requests: list[dict[str, str]],
+    pods: int,
+) -> QueuePlan:
+    """The queue of a workload whose pods each request the largest of ``pod_requests`` (the
+    server container and the init container: Kueue counts a pod as the larger of its
+    containers' sum and any init container), ``pods`` of them at most."""
+    most: dict[str, float] = {}
+    for requests in pod_requests:
+        for resource, value in requests.items():
+            most[resource] = max(most.get(resource, 0.0), _amount(resource, value))
+    quotas = {r: _text(r, most[r] * pods) for r in sorted(most)}
+    return QueuePlan(
+        local_queue=name,
+        cluster_queue=f"gpuplat-{name}",
+        flavor=f"gpuplat-{name}-{pool}",
+        node_labels={pool_label: pool},
+        quotas=quotas,
+        namespace=namespace,
+    )
+
+
+def queue_of(plan: ServingPlan) -> QueuePlan | None:
+    """The queue of a multi-host workload on a cluster with Kueue (None otherwise): room for
+    ``replicas.max`` groups and the rollout's surge group."""
+    group = plan.group
+    if group is None or not plan.kueue:
+        return None
+    init = dict(plan.weights.init_requests) if plan.weights.mode == "copy" else {}
+    pods = (plan.replicas_max + group.max_surge) * group.size
+    pool = plan.pools[0]
+    return plan_queue(plan.name, plan.namespace, pool, plan.pool_label, [plan.requests, init], pods)

@@ -1,0 +1,86 @@
+"""The worked example's infra stage (2 x p5.48xlarge over EFA) planned on moto.
+
+The real terraform and the real aws provider 5.100.0 plan the rendered root with every AWS API
+and the state backend at moto, as tests/eks/test_moto.py does for the L4 example (same override
+for the EKS APIs moto lacks). The plan is read back: the launch template's 32 EFA interfaces
+(one per network card of a p5.48xlarge, EFA with ENA on the first), the EFA security group that
+admits its own members, the cluster placement group the template launches into. Only planned:
+an apply of this root on the emulator did not finish within the test's time on the shared
+machine, so what moto would create is not claimed here.
+"""
+
+from __future__ import annotations
+
+import shutil
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gpuplat.terraform import Action, Terraform, find_binary
+from tests.eks.moto_eks import aws_managed_policies, node_groups_own_autoscaling_groups
+from tests.eks.test_moto import override
+from tests.multihost.test_group import DATA
+from tests.support.cli import run
+from tests.support.moto import MotoServer, aws_env, moto_server, write_cli_config
+from tests.support.realparts import terraform_bin
+
+pytestmark = [pytest.mark.terraform, pytest.mark.integration]
+
+CLUSTER = "frontier-use1"
+BUCKET = "acme-405b-tfstate"
+
+
+@pytest.fixture(scope="module")
+def moto() -> Iterator[MotoServer]:
+    with aws_managed_policies(), node_groups_own_autoscaling_groups(), moto_server() as server:
+        urllib.request.urlopen(
+            urllib.request.Request(f"{server.endpoint}/moto-api/reset", method="POST")
+        ).close()
+        yield server
+
+
+def test_the_efa_group_pool_plans_on_moto(moto: MotoServer, tmp_path: Path) -> None:
+    folder = tmp_path / "project"
+    shutil.copytree(DATA / "eks-p5-llama405b", folder)
+    spec = folder / "gpuplat.yaml"
+    text = spec.read_text(encoding="utf-8")
+    version = '    kubernetes:\n      version: "1.35"\n'
+    backend = f"      bucket: {BUCKET}\n      region: us-east-1\n"
+    text = text.replace(version, f"{version}    aws:\n      endpoint: {moto.endpoint}\n", 1)
+    text = text.replace(backend, f"{backend}      endpoint: {moto.endpoint}\n", 1)
+    spec.write_text(text, encoding="utf-8")
+    done = run("render", cwd=folder)
+    assert done.exit_code == 0, done.stderr
+    root = folder / "envs" / "dev" / CLUSTER / "infra"
+    (root / "moto_override.tf").write_text(override(f"cluster_{CLUSTER}"), encoding="utf-8")
+    moto.create_bucket(BUCKET)
+    tf = Terraform(
+        find_binary(terraform_bin()),
+        root,
+        data_dir=tmp_path / "tfdata",
+        plugin_cache_dir=tmp_path / "plugins",
+        cli_config_file=write_cli_config(tmp_path / "terraformrc"),
+        env=aws_env(),
+    )
+    tf.init()
+    plan = tmp_path / "first.tfplan"
+    assert tf.plan(plan).has_changes
+    planned = tf.show_plan(plan)
+    assert set(planned.counts()) == {Action.CREATE}
+    types = {c.type for c in planned.changes}
+    assert {"aws_placement_group", "aws_security_group", "aws_launch_template"} <= types
+    after = {c.address: c.after for c in planned.changes if isinstance(c.after, dict)}
+    pool = "module.pool_frontier-use1_p5"
+    assert after[f"{pool}.aws_placement_group.this[0]"]["strategy"] == "cluster"
+    interfaces = after[f"{pool}.aws_launch_template.this"]["network_interfaces"]
+    assert isinstance(interfaces, list) and len(interfaces) == 32
+    assert [i["network_card_index"] for i in interfaces] == list(range(32))
+    assert interfaces[0]["interface_type"] == "efa"
+    assert {i["interface_type"] for i in interfaces[1:]} == {"efa-only"}
+    assert f"{pool}.aws_security_group.efa[0]" in after
+    for way in ("ingress", "egress"):
+        assert after[f"{pool}.aws_vpc_security_group_{way}_rule.efa[0]"]["ip_protocol"] == "-1"
+    tag = "k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/efa"
+    assert f'{pool}.aws_autoscaling_group_tag.autoscaler["{tag}"]' in after
