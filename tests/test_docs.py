@@ -109,3 +109,33 @@ def test_a_wrong_exit_code_in_an_example_fails_it(tmp_path: Path) -> None:
 def test_the_runnable_examples_run(block: docblocks.Block, tmp_path: Path) -> None:
     done = docblocks.run(block, tmp_path / "work")
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_relative_links_resolve_where_the_markdown_is_read() -> None:
+    """On a forge the Markdown is read beside its folder: every relative link names a file that
+    is there (the site maps ../README.md to its front page, tools/docs/hooks.py)."""
+    import re
+
+    broken = []
+    for path in [README, *sorted((REPO / "docs").rglob("*.md"))]:
+        text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+        for link in re.findall(r"\]\(([^)\s]+)\)", text):
+            target = link.split("#")[0]
+            if target and "://" not in target and not (path.parent / target).exists():
+                broken.append(f"{path.relative_to(REPO)}: {link}")
+    assert broken == []
+
+
+def test_the_readme_reads_as_one_session(tmp_path: Path) -> None:
+    """A reader types the front page's blocks one after another in one shell: together they
+    run, and no block starts a project inside the one an earlier block made."""
+    from dataclasses import replace
+
+    readme = [b for b in BLOCKS if b.path == README]
+    first, rest = readme[0], readme[1:]
+    assert first.project is None
+    session = replace(first, commands=tuple(c for b in readme for c in b.commands))
+    done = docblocks.run(session, tmp_path / "reader")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert all(not c.text.startswith("gpuplat init") for b in rest for c in b.commands)
+    assert sorted(p.name for p in (tmp_path / "reader").rglob("gpuplat.yaml")) == ["gpuplat.yaml"]

@@ -195,15 +195,21 @@ def test_azure_figures_come_from_the_retail_prices_api(tmp_path: Path, price_ser
 def test_gke_without_an_api_key_says_so_and_keeps_the_catalog(
     tmp_path: Path, price_server: str
 ) -> None:
+    """Nothing fetched (the default example is GKE only): no empty file that `cost` would then
+    name as its prices' source, and an exit code a script sees."""
     root = project(tmp_path)
     done = run("prices", "update", cwd=root)
-    assert done.exit_code == 0, done.stderr
+    assert done.exit_code == 1, done.stderr
+    assert "no price was fetched" in done.stderr
     assert "needs an API key in GPUPLAT_GCP_API_KEY" in done.stderr
+    assert "nothing was written" in done.stderr
+    assert not (root / "prices").exists()
     report = json.loads(run("cost", "prod", "--json", cwd=root).stdout)
-    assert report["price_file"]["skipped"][0].startswith("gke us-central1: not fetched")
+    assert report["price_file"] is None
     assert report["environments"][0]["clusters"][0]["pools"][0]["rungs"][0]["source"] == (
         "skypilot_catalog_gcp_v7"
     )
+    assert "Priced from gpuplat's shipped catalog" in run("cost", "prod", cwd=root).stdout
 
 
 def test_gke_with_an_api_key_prices_from_the_billing_catalog(

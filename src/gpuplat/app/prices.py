@@ -97,6 +97,7 @@ def update_prices(root: Path, envs: Sequence[str] = (), *, get: Getter = get_jso
     Raises:
         SpecError: The spec is invalid.
         PriceListUnreachable: A price interface could not be read (nothing is written).
+        GpuplatError: No figure was fetched, e.g. GKE only and no API key (nothing is written).
     """
     project = load_project(root, envs)
     wanted: dict[tuple[str, str], set[str]] = {}
@@ -122,6 +123,14 @@ def update_prices(root: Path, envs: Sequence[str] = (), *, get: Getter = get_jso
             )
             continue
         figures += fetch(region, sorted(names), fetched, get)
+    if not figures:
+        # A file without a figure would only change what `cost` says it priced from.
+        raise GpuplatError(
+            "no price was fetched: " + "; ".join(skipped or ["the spec names no shape"]),
+            hint="nothing was written, and `gpuplat cost` keeps pricing from the shipped "
+            "catalog or the last price file",
+            exit_code=ExitCode.ERROR,
+        )
     path = pricefile.write(root, fetched, figures, skipped)
     return PricesResult(path, len(figures), tuple(skipped))
 

@@ -87,7 +87,8 @@ def pack(spec: Spec, replicas: Callable[[Workload, str], int]) -> Packing:
         for name in workload.clusters:
             if name not in clusters:
                 continue
-            left = replicas(workload, name)
+            # A multi-host replica is a group of group_size pods, each on a node of its own.
+            left = replicas(workload, name) * workload.group_size
             gpus = on(workload, name).gpus
             for pool in pools.get(name, []):
                 fill = fills[(name, pool.name)]

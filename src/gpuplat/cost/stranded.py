@@ -162,7 +162,8 @@ def stranded(spec: Spec, cost: EnvCost) -> list[Finding]:
                 *where,
                 missing,
                 extra,
-                f"{workload.name}: {missing} of its max replicas do not fit on its pools",
+                f"{workload.name}: {-(-missing // workload.group_size)} of its max replicas do not fit "
+                f"on its pools",
                 workload.name,
             )
         )
