@@ -78,19 +78,21 @@ def unchanged(root: Path, envs: Sequence[str]) -> tuple[str, ...] | None:
     if not selected:
         return None
     stats = StatCache(root)
-    try:
-        for name in selected:
-            entry = manifest.envs.get(name)
-            overlay = cache.overlays.get(name)
-            if entry is None or overlay is None:
-                return None
-            if env_fingerprint(root, name, overlay, stats) != cache.inputs.get(name):
-                return None
-            if any(stats.sha(root / path) != digest for path, digest in entry.files.items()):
-                return None
-    finally:
+    for name in selected:
+        entry = manifest.envs.get(name)
+        overlay = cache.overlays.get(name)
+        if entry is None or overlay is None:
+            return None
+        if env_fingerprint(root, name, overlay, stats) != cache.inputs.get(name):
+            return None
+        if any(stats.sha(root / path) != digest for path, digest in entry.files.items()):
+            return None
+    unchanged = _no_strays(root, manifest, selected)
+    if unchanged is not None:
+        # Only a render that is up to date keeps what it learnt about the files: a render that
+        # goes on may still refuse the spec, and a refused spec writes no file.
         stats.save()
-    return _no_strays(root, manifest, selected)
+    return unchanged
 
 
 def _no_strays(root: Path, manifest: Manifest, envs: tuple[str, ...]) -> tuple[str, ...] | None:
