@@ -81,7 +81,9 @@ def test_aks_features_of_every_node() -> None:
     )
     assert default_of("aks-cluster", "blob_driver") == "true"
     roots_leave_alone("blob_driver")
-    assert "oms_agent" not in cluster and "monitor_metrics" not in cluster  # no ama-* pods
+    # No ama-* pods unless managed Prometheus is chosen (managed_prometheus, off by default).
+    assert "oms_agent" not in cluster and 'dynamic "monitor_metrics"' in cluster
+    assert default_of("aks-cluster", "managed_prometheus") == "false"
     assert {
         "azure_cni_overlay",
         "aks_cilium_dataplane",
