@@ -149,7 +149,8 @@ def tree_digest(folder: Path) -> dict[str, str]:
     """The project's files with their digests: the spec and everything rendered from it.
 
     Left out: terraform's working data (``.gpuplat/tfdata``) and the lock files init writes
-    beside a root, and gpuplat's run locks (the files its locks are held on).
+    beside a root, gpuplat's run locks (the files its locks are held on), and its record of the
+    files' status (``.gpuplat/cache/stats.json``: what it learnt reading them, not what it wrote).
     """
     return {
         str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
@@ -158,6 +159,7 @@ def tree_digest(folder: Path) -> dict[str, str]:
         and "tfdata" not in path.parts
         and path.name != ".terraform.lock.hcl"
         and path.parent.name != "locks"
+        and path.relative_to(folder).as_posix() != ".gpuplat/cache/stats.json"
     }
 
 

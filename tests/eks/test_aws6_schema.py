@@ -33,7 +33,13 @@ from gpuplat.releases.versions import latest, release_files
 from tests.support.realparts import REPO
 
 AWS6 = REPO / "tests" / "data" / "provider-schemas" / "aws-6.25.0.json"
-MODULES = ("eks-cluster", "eks-gpu-node-group", "eks-network")
+MODULES = (
+    "eks-cluster",
+    "eks-gpu-node-group",
+    "eks-managed-prometheus",
+    "eks-network",
+    "route53-weighted-record",
+)
 
 # Arguments the 6.0 upgrade guide says were removed, on types the modules use: 5.100 accepts
 # them, 6.25 must not, or the schema file would not tell the majors apart.
@@ -57,16 +63,6 @@ resource "aws_launch_template" "gpu" {
   }
 }
 """
-
-
-AWS5_ONLY = {"aws_prometheus_scraper", "aws_prometheus_workspace"}
-"""Types of eks-managed-prometheus, which admits aws 5.x only (checked below): the 6.25.0
-schema file has no entry for them."""
-
-
-def test_the_aws5_only_module_admits_5_only() -> None:
-    text = release_files(latest("eks-managed-prometheus"))["versions.tf"]
-    assert 'version = ">= 5.100, < 6"' in text
 
 
 @pytest.fixture(scope="module")
@@ -93,9 +89,7 @@ def test_the_schema_holds_every_aws_type_the_modules_use(aws6: ProviderSchemas) 
     for kind, key in (("resource", "resource_schemas"), ("data", "data_source_schemas")):
         used = sorted(trimmed[key])
         assert used, kind
-        missing = [
-            name for name in used if aws6.lookup(kind, name) is None and name not in AWS5_ONLY
-        ]
+        missing = [name for name in used if aws6.lookup(kind, name) is None]
         assert missing == [], f"{kind} types with no 6.25.0 schema: {missing}"
 
 

@@ -38,23 +38,11 @@ kubernetes 3.0.0 (December 2025, CHANGELOG.md of hashicorp/terraform-provider-ku
 azurerm and helm have not changed major since the versions gpuplat's schemas were taken at."""
 
 
-BEHIND = {("eks-managed-prometheus", "registry.terraform.io/hashicorp/aws"): "6.0.0"}
-"""Modules held on the previous major on purpose, with the major they must not admit yet:
-eks-managed-prometheus uses aws_prometheus_workspace and aws_prometheus_scraper, which the aws
-6.25.0 schema available here does not hold, so its 6.x arguments cannot be checked
-(tests/eks/test_aws6_schema.py, AWS5_ONLY). It admits the newest 5.x and says so."""
-
-
 @pytest.mark.parametrize("module", MODULES)
 def test_every_module_allows_the_current_major_of_each_provider_it_uses(module: str) -> None:
     pins = module_pins(latest(module))
     assert pins.providers
     for source, constraint in pins.providers.items():
-        held = BEHIND.get((module, source))
-        if held is not None:
-            assert not compatible(constraint, f"= {held}", "provider"), (source, constraint)
-            assert compatible(constraint, "= 5.100.0", "provider"), (source, constraint)
-            continue
         assert compatible(constraint, f"= {CURRENT[source]}", "provider"), (source, constraint)
 
 

@@ -7,7 +7,7 @@ terraform {
   required_providers {
     aws = {
       source  = "hashicorp/aws"
-      version = ">= 5.100, < 6"
+      version = ">= 5.100, < 7"
     }
   }
 }
