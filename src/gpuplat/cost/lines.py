@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpuplat import catalog
+from gpuplat.catalog.billing import DiskPrice, NetworkPrice
 from gpuplat.cost.money import HOURS_PER_MONTH, Amount
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.targets import target
@@ -54,6 +55,36 @@ class Counts:
     floor: int
     expected: int
     ceiling: int
+
+
+def _line(
+    name: str,
+    unit: str,
+    levels: tuple[Amount, Amount, Amount],
+    price: DiskPrice | NetworkPrice,
+    *,
+    unverified: bool | None = None,
+    note: str | None = None,
+) -> BillLine:
+    """A bill line at floor, expected and ceiling, carrying its price's origin."""
+    return BillLine(
+        name,
+        unit,
+        *levels,
+        price.source,
+        price.as_of,
+        price.unverified if unverified is None else unverified,
+        price.note if note is None else note,
+    )
+
+
+def _per_node(hourly: float, counts: Counts) -> tuple[Amount, Amount, Amount]:
+    """What a per-node price comes to at the pool's three node counts."""
+    return (
+        Amount(hourly * counts.floor),
+        Amount(hourly * counts.expected),
+        Amount(hourly * counts.ceiling),
+    )
 
 
 def cluster_lines(
@@ -138,16 +169,8 @@ def _disks(cluster: Cluster, counts: Counts) -> BillLine | None:
         return None
     hourly, how = priced
     name = counts.pool.name if counts.pool is not None else "system pool"
-    return BillLine(
-        f"boot disks {name} ({size} GB {kind})",
-        f"{how} per node",
-        Amount(hourly * counts.floor),
-        Amount(hourly * counts.expected),
-        Amount(hourly * counts.ceiling),
-        price.source,
-        price.as_of,
-        price.unverified,
-        price.note,
+    return _line(
+        f"boot disks {name} ({size} GB {kind})", f"{how} per node", _per_node(hourly, counts), price
     )
 
 
@@ -161,29 +184,21 @@ def _local_ssds(cluster: Cluster, counts: Counts) -> BillLine | None:
     if bundled:
         name = f"local SSDs {counts.pool.name} ({count} x {size} GB, in the machine's price)"
         zero = Amount()
-        return BillLine(
+        return _line(
             name,
             "in the machine's price",
-            zero,
-            zero,
-            zero,
-            price.source,
-            price.as_of,
-            False,
-            f"{counts.pool.machine_type} comes with them",
+            (zero, zero, zero),
+            price,
+            unverified=False,
+            note=f"{counts.pool.machine_type} comes with them",
         )
     assert price.usd_per_gb_month is not None
     hourly = price.usd_per_gb_month * size * count / HOURS_PER_MONTH
-    return BillLine(
+    return _line(
         name,
         f"{price.usd_per_gb_month:g} $/GB-month x {count * size} GB per node",
-        Amount(hourly * counts.floor),
-        Amount(hourly * counts.expected),
-        Amount(hourly * counts.ceiling),
-        price.source,
-        price.as_of,
-        price.unverified,
-        price.note,
+        _per_node(hourly, counts),
+        price,
     )
 
 
@@ -216,27 +231,12 @@ def _nat(cluster: Cluster, protected: bool, counts: Sequence[Counts]) -> list[Bi
     assert ip.usd_per_hour is not None
     address = Amount(ip.usd_per_hour * gateways)
     return [
-        BillLine(
-            f"NAT gateways ({gateways})",
-            unit,
-            low,
-            mid,
-            high,
-            nat.source,
-            nat.as_of,
-            nat.unverified,
-            nat.note,
-        ),
-        BillLine(
+        _line(f"NAT gateways ({gateways})", unit, (low, mid, high), nat),
+        _line(
             f"NAT public IPv4 ({gateways})",
             f"{ip.usd_per_hour:g} $/h each",
-            address,
-            address,
-            address,
-            ip.source,
-            ip.as_of,
-            ip.unverified,
-            ip.note,
+            (address, address, address),
+            ip,
         ),
     ]
 
@@ -251,17 +251,7 @@ def _load_balancer(cluster: Cluster) -> list[BillLine]:
             continue
         hourly = Amount(price.usd_per_hour)
         out.append(
-            BillLine(
-                f"{name} (1)",
-                f"{price.usd_per_hour:g} $/h",
-                hourly,
-                hourly,
-                hourly,
-                price.source,
-                price.as_of,
-                price.unverified,
-                price.note,
-            )
+            _line(f"{name} (1)", f"{price.usd_per_hour:g} $/h", (hourly, hourly, hourly), price)
         )
     return out
 
@@ -276,14 +266,10 @@ def _node_ips(cluster: Cluster, counts: Sequence[Counts]) -> BillLine | None:
     low, mid, high = (
         Amount(per * sum(getattr(c, lv) for c in counts)) for lv in ("floor", "expected", "ceiling")
     )
-    return BillLine(
+    return _line(
         "node public IPv4",
         f"{per:g} $/h per node",
-        low,
-        mid,
-        high,
-        ip.source,
-        ip.as_of,
-        ip.unverified,
-        "nodes without private_nodes get an external address each",
+        (low, mid, high),
+        ip,
+        note="nodes without private_nodes get an external address each",
     )
