@@ -14,6 +14,7 @@ from gpuplat.app.located import located
 from gpuplat.app.render import render_project
 from gpuplat.app.rolecount import RoleCount, role_counts, role_warnings
 from gpuplat.app.scope import selected_clusters
+from gpuplat.cost.planned import Billed, billed
 from gpuplat.errors import GpuplatError, StaleError
 from gpuplat.progress import Progress
 from gpuplat.summary import StageSummary, running_replicas, summarize
@@ -80,6 +81,7 @@ def plan_envs(
             outcome.cluster_hash(name, cluster),
             elements(env.spec, cluster),
             {c.name: c.region for c in env.spec.clusters},
+            billed(env.spec, name, cluster),
         )
         for name, env in project.envs.items()
         for cluster in selected_clusters(env, clusters)
@@ -101,8 +103,9 @@ def plan_envs(
                 tuple((replace or {}).get(cluster, ())),
                 dict((variables or {}).get(cluster, {})),
                 roles[env, cluster],
+                bill,
             )
-            for env, cluster, digest, table, regions in units
+            for env, cluster, digest, table, regions, bill in units
         ]
         plans = [f.result() for f in futures]
     for env in project.envs:
@@ -144,6 +147,7 @@ def _plan_cluster(
     replace: tuple[str, ...],
     variables: dict[str, str],
     roles: dict[str, RoleCount],
+    bill: Billed | None,
 ) -> ClusterPlan:
     out = ClusterPlan(env, cluster)
     try:
@@ -171,6 +175,7 @@ def _plan_cluster(
                     replace,
                     variables,
                     roles if stage.stage == "serving" else None,
+                    bill,
                 )
                 out.stages.append(summary)
                 if summary.has_changes and only is None:
@@ -192,6 +197,7 @@ def _plan_stage(
     replace: tuple[str, ...] = (),
     variables: Mapping[str, str] | None = None,
     roles: Mapping[str, RoleCount] | None = None,
+    bill: Billed | None = None,
 ) -> StageSummary:
     tracker = progress.stage(stage.label, "init")
     tf = stage.terraform(binary)
@@ -213,7 +219,9 @@ def _plan_stage(
             summary.running = running
         else:
             plan = tf.show_plan(stage.plan_file)
-            summary = summarize(stage.env, stage.stage, plan, table, regions, cluster=stage.cluster)
+            summary = summarize(
+                stage.env, stage.stage, plan, table, regions, cluster=stage.cluster, bill=bill
+            )
         summary.warnings += role_warnings(summary.running, roles or {}, stage.env)
     except TerraformError as exc:
         tracker.done("failed")
