@@ -165,7 +165,7 @@ def test_update_writes_a_dated_file_that_cost_prices_from(
     table = run("cost", "prod", cwd=root).stdout
     assert f"Priced from prices/prices-{TODAY}.json (fetched {TODAY})" in table
     # The picture prices from the same file: 8 nodes x 0.9 x 730 h = $5,256.00 at max.
-    assert "$5,256.00/month at max" in run("graph", "prod", cwd=root).stdout
+    assert "$5,256.00 ceiling a month" in run("graph", "prod", cwd=root).stdout
     # The catalog stays one flag away.
     catalog = json.loads(run("cost", "prod", "--json", "--prices", "catalog", cwd=root).stdout)
     assert catalog["price_file"] is None

@@ -81,7 +81,7 @@ module "serve_coder_mig-central" {
     }
   }
   replicas = {
-    max = 2
+    max = 16
     min = 2
   }
   placement = {
