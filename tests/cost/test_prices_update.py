@@ -1,7 +1,9 @@
 """`gpuplat prices update`: the clouds' public price lists into a dated price file `cost` reads.
 
 The parsers read excerpts in each API's documented shape (tests/cost/fixtures/pricelists/,
-README there says where every figure comes from); the network path runs against a real HTTP
+README there says where every figure comes from). The excerpts are HAND-MADE, not recorded
+responses: this machine has no network, so no real answer could be recorded; their fields are
+checked against each provider's documentation in test_pricelist_shapes.py; the network path runs against a real HTTP
 server on 127.0.0.1 serving those excerpts at the APIs' paths, and against a closed port for
 "offline". Every figure below can be redone by hand from the excerpt.
 """
