@@ -101,6 +101,12 @@ def _key(envs: Sequence[EnvBox]) -> list[str]:
     if any(b.paid_idle for b in boxes):
         words = ("STRANDED: units paid for and idle", "(free headroom costs nothing until used)")
         out.append(_box(Box("key_idle", words, paid_idle=True), "    ", "box"))
+    ladders = any(p.rungs for e in envs for c in e.clusters for p in c.pools)
+    if ladders:
+        out.append('    key_then_a [shape=plaintext, label="one choice of a ladder"];')
+        out.append(
+            '    key_then_b [shape=plaintext, label="its next choice (when that one has none)"];'
+        )
     for role in roles:
         out.append(f'    key_{role}_a [shape=plaintext, label="workload"];')
         out.append(f'    key_{role}_b [shape=plaintext, label="pool ({ROLE_WORDS[role]})"];')
@@ -110,6 +116,9 @@ def _key(envs: Sequence[EnvBox]) -> list[str]:
     if any(b.paid_idle for b in boxes):
         out.append("  keytop -> key_idle [style=invis];")
     out.extend(f"  key_{r}_a -> key_{r}_b{ROLE_STYLE[r]};" for r in roles)
+    if ladders:
+        out.append("  keytop -> key_then_a [style=invis];")
+        out.append('  key_then_a -> key_then_b [style=dotted, label="then"];')
     return out
 
 
@@ -135,6 +144,7 @@ def dot(envs: Sequence[EnvBox]) -> str:
         "  rankdir=TB; newrank=true;",
         '  node [fontname="Helvetica", fontsize=10];',
         '  graph [fontname="Helvetica", fontsize=11];',
+        '  edge [fontname="Helvetica", fontsize=9];',
     ]
     for env in envs:
         out.append(f"  subgraph cluster_{env.id} {{")
