@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 
 INTERRUPTED = 130
 """128 + SIGINT, what a shell reports for a command Ctrl-C stopped (``ExitCode.INTERRUPTED``)."""
@@ -31,3 +32,39 @@ def interrupted(*, process: bool = True) -> int:
     with contextlib.suppress(OSError):  # stderr closed
         os.write(2, b"Interrupted.\n")
     return INTERRUPTED
+
+
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait for the end of the block, then end the command as usual.
+
+    For imports (a command's module, loaded when it runs): one cut half-way leaves a module
+    that registered some of its commands and is gone from ``sys.modules``, and the import
+    machinery's per-module locks taken. After the block, a signal that came during it is raised
+    as :class:`KeyboardInterrupt`, the one way every signal that ends gpuplat takes. Outside the
+    main thread (where signals cannot be caught) and for a signal already ignored, nothing
+    changes.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+
+    def note(signum: int, frame: object) -> None:
+        came.append(signum)
+
+    before = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(sig)
+        if handler is not None and handler is not signal.SIG_IGN:
+            before[sig] = signal.signal(sig, note)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+    if came:
+        raise KeyboardInterrupt
