@@ -93,10 +93,9 @@ def test_a_signal_while_the_command_loads_the_spec_models(
 def test_held_takes_the_signal_after_the_block() -> None:
     steps = []
     before = signal.getsignal(signal.SIGINT)
-    with pytest.raises(KeyboardInterrupt):
-        with held():
-            os.kill(os.getpid(), signal.SIGINT)
-            steps.append("the block went on to its end")
+    with pytest.raises(KeyboardInterrupt), held():
+        os.kill(os.getpid(), signal.SIGINT)
+        steps.append("the block went on to its end")
     assert steps == ["the block went on to its end"]
     assert signal.getsignal(signal.SIGINT) is before
 
