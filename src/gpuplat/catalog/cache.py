@@ -21,7 +21,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import TypeVar
 
@@ -70,15 +69,18 @@ def load(path: Path, model: type[_M]) -> _M | None:
 
 def store(path: Path, value: BaseModel) -> None:
     """Write the entry atomically; a folder that cannot be written is left alone."""
+    import threading
+
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except Exception:  # read-only or missing folder, or a value pickle cannot take
         return
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(blob)
-        Path(name).replace(path)
+        temp.replace(path)
     except OSError:
-        Path(name).unlink(missing_ok=True)
+        temp.unlink(missing_ok=True)

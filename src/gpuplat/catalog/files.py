@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from importlib import resources
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -41,6 +41,7 @@ from gpuplat.catalog.model import (
 )
 
 _M = TypeVar("_M", bound=BaseModel)
+_DATA = Path(__file__).with_name("data")
 _T = TypeVar("_T")
 SHAPE_FILES: Mapping[Cloud, tuple[str, type[ShapesFile]]] = {
     "gke": ("gke", GkeFile),
@@ -56,7 +57,9 @@ class CatalogDataError(ValueError):
 
 def data_file(stem: str) -> bytes:
     """The bytes of one data file (``data/STEM.yaml``)."""
-    return resources.files("gpuplat.catalog").joinpath("data").joinpath(f"{stem}.yaml").read_bytes()
+    # Beside this module (gpuplat installs as plain files); importlib.resources would cost
+    # more to import than reading every data file this command needs.
+    return (_DATA / f"{stem}.yaml").read_bytes()
 
 
 def _yaml(stem: str, data: bytes) -> Mapping[str, Any]:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import datetime
 import importlib
 import os
 import signal
 import sys
-import tempfile
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -106,6 +103,8 @@ class _Group(click.Group):
             app = ctx.find_object(App)
             console = app.console if app else Console()
             if app and app.debug:
+                import traceback
+
                 traceback.print_exc(file=console.err)
             console.error(exc, strict=bool(ctx.meta.get("strict")))
             ctx.exit(int(exc.exit_code))
@@ -148,6 +147,10 @@ def closed_pipe() -> int:
 
 
 def _internal_error(console: Console, debug: bool) -> None:
+    import datetime  # the crash path alone needs these
+    import tempfile
+    import traceback
+
     text = traceback.format_exc()
     if debug:
         console.say(text)
