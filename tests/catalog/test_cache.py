@@ -86,3 +86,18 @@ def test_an_unsound_entry_is_read_from_the_data_file_and_replaced(
     assert files.parse("gpus", GpusFile) == first
     assert entry.stat().st_mode & 0o777 == 0o600
     assert cache.load(entry, GpusFile) == first
+
+
+def test_processes_filling_one_folder_at_once_leave_whole_entries(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+    env = dict(os.environ, **{cache.ENV_VAR: str(folder)})
+    procs = [
+        subprocess.Popen([sys.executable, "-c", LOOKUP], env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    outs = [p.communicate()[0].split() for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4
+    assert [out[:2] for out in outs] == [["L4", "1"]] * 4  # parsed, or read what another wrote
+    entries = sorted(folder.iterdir())
+    assert entries and all(e.suffix == ".pickle" for e in entries)  # no temporary file left
+    assert _lookup(folder) == ["L4", "1", "False"]
