@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from types import FrameType
 
 INTERRUPTED = 130
 """128 + SIGINT, what a shell reports for a command Ctrl-C stopped (``ExitCode.INTERRUPTED``)."""
@@ -68,3 +69,48 @@ def held() -> Iterator[None]:
             signal.signal(sig, handler)
     if came:
         raise KeyboardInterrupt
+
+
+_PENDING = [False]
+"""A signal came inside an import and waits for its end."""
+
+_RECHECK_SECONDS = 0.005
+
+
+def guard() -> None:
+    """From now on Ctrl-C and SIGTERM raise :class:`KeyboardInterrupt`, never inside an import.
+
+    Raised inside the import machinery, a KeyboardInterrupt can be swallowed by one of its
+    lock callbacks ("Exception ignored in ... _get_module_lock") and the Ctrl-C is lost, or it
+    cuts a module's body half-way. A signal that comes during an import is noted, and the
+    interrupt is raised at the first check (every few milliseconds, by SIGALRM) that finds no
+    import under way. A signal already ignored (a job started with nohup) stays ignored. For
+    gpuplat's own process only: it takes SIGALRM.
+    """
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            signal.signal(sig, _at_a_safe_point)
+    signal.signal(signal.SIGALRM, _at_a_safe_point)
+
+
+def _at_a_safe_point(signum: int, frame: FrameType | None) -> None:
+    import signal
+
+    if signum == signal.SIGALRM and not _PENDING[0]:
+        return
+    if _importing(frame):
+        _PENDING[0] = True
+        signal.setitimer(signal.ITIMER_REAL, _RECHECK_SECONDS)
+        return
+    _PENDING[0] = False
+    raise KeyboardInterrupt
+
+
+def _importing(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False

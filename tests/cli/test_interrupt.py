@@ -84,10 +84,13 @@ def test_a_commands_module_is_loaded_whole_before_the_signal_is_taken(
 def test_a_signal_while_the_command_loads_the_spec_models(
     sig: str, tmp_path: Path, project: Path
 ) -> None:
-    code, err, _ = _interrupted_at(
+    """Deep inside the command's own import of its application module: that whole import ends
+    (nothing cut half-way, no signal lost in the import machinery), then one message."""
+    code, err, loaded = _interrupted_at(
         "gpuplat.spec.model", sig, tmp_path, "-C", str(project), "validate"
     )
     assert (code, err) == (INTERRUPTED, "Interrupted.\n")
+    assert {"gpuplat.spec.model", "gpuplat.spec.load", "gpuplat.app.validate"} <= loaded
 
 
 def test_held_takes_the_signal_after_the_block() -> None:

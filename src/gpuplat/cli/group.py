@@ -17,7 +17,7 @@ from gpuplat import __version__
 from gpuplat.cli.habits import hoist_project_option, project_root, usage_hint
 from gpuplat.console import Console
 from gpuplat.errors import ExitCode, GpuplatError, file_error
-from gpuplat.interrupt import held, interrupted
+from gpuplat.interrupt import guard, held, interrupted
 
 
 @dataclass
@@ -193,7 +193,7 @@ def main() -> NoReturn:
     """Console-script entry point."""
     # CI runners cancel with SIGTERM: take the same graceful path as Ctrl-C, so Terraform is
     # stopped cleanly and its state lock released.
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    guard()
     # gpuplat uses no pydantic plugin: skip pydantic's scan of every installed package's entry
     # points for them (pydantic's documented switch; a value the user set is kept).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
