@@ -19,10 +19,11 @@ from typing import Any
 import pytest
 import yaml
 
-from gpuplat import crds
+from gpuplat import catalog, crds
 from gpuplat.hcl.writer import attributes
 from gpuplat.releases.versions import latest, release_files
 from gpuplat.spec.load import load_project
+from gpuplat.workload.daemonsets import node_pods
 from gpuplat.workload.serving import ServingPlan, serving_plans
 from tests.multihost.test_group import DATA, TODAY, leader_worker
 from tests.parity.test_serving import compare, label, planned_objects, write_root
@@ -160,3 +161,18 @@ def test_the_pool_tells_the_autoscaler_its_nodes_offer_rdma_ib(project: Path) ->
     assert tags["k8s.io_cluster-autoscaler_node-template_resources_rdma_ib"] == "63"
     assert tags["k8s.io_cluster-autoscaler_node-template_resources_nvidia.com_gpu"] == "8"
     assert pool["vm_size"] == "Standard_ND96isr_H100_v5"
+
+
+def test_the_network_operator_pods_are_counted_on_the_infiniband_nodes(project: Path) -> None:
+    env = next(iter(load_project(project, today=TODAY).envs.values()))
+    (cluster,) = env.spec.clusters
+    (pool,) = cluster.node_pools
+    shape = catalog.shape("aks", pool.machine_type)
+    assert shape is not None
+    pods = node_pods(env.spec, cluster, pool, shape)
+    assert pods is not None
+    names = {p.name for p in pods}
+    assert {
+        "network-operator-node-feature-discovery-worker",
+        "network-operator node operands",
+    } <= names
