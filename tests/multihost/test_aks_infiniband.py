@@ -176,3 +176,10 @@ def test_the_network_operator_pods_are_counted_on_the_infiniband_nodes(project: 
         "network-operator-node-feature-discovery-worker",
         "network-operator node operands",
     } <= names
+
+
+def test_conformance_of_the_rendered_roots(project: Path) -> None:
+    # The NicClusterPolicy is held to network-operator v26.4.0's CRD there too.
+    result = run("conformance", project / "envs", project / "modules")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "NicClusterPolicy (mellanox.com/v1alpha1)" in result.stdout + result.stderr
