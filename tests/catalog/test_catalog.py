@@ -213,6 +213,7 @@ def test_chart_pins() -> None:
         "nvidia-dra-driver",
         "aws-efa-k8s-device-plugin",
         "kube-prometheus-stack",
+        "network-operator",
     }
     assert {pin.name for pin in catalog.charts()} == wanted
     for pin in catalog.charts():

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gpuplat.errors import GpuplatError
+from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.spec.failover import Failover, Move, plan_failover
 from gpuplat.spec.load import EnvSpec, load_project
+from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Role
 
 
@@ -23,14 +24,42 @@ def load_env(root: Path, env: str) -> EnvSpec:
     return found
 
 
+def refuse_group(env: EnvSpec, workload: str, verb: str) -> None:
+    """Refuse to move a multi-host workload, pointing at its ``multi_host`` in the spec.
+
+    A move counts, scales and replaces Deployments (one pod per replica); a multi-host replica
+    is a LeaderWorkerSet group of whole nodes on one fabric, which the move would miscount, and
+    which a target cluster must have the same fabric and gang admission for.
+
+    Raises:
+        RefusedError: ``workload`` has ``multi_host``.
+    """
+    for i, found in enumerate(env.spec.workloads):
+        if found.name != workload or found.multi_host is None:
+            continue
+        path = ("workloads", i, "multi_host")
+        mark = Locator(env.tree, {"gpuplat.yaml": 0}).mark(path, at_key=True)
+        raise RefusedError(
+            f'{verb} does not move multi-host workloads yet: "{workload}" is a LeaderWorkerSet '
+            f"of groups of {found.multi_host.nodes} nodes, and {verb} counts and scales "
+            "Deployments",
+            "move it by hand: set placements.<cluster>.role in the environment's overlay, then "
+            "plan and apply each cluster's serving stage, the target first",
+            details=(f"{mark}  workloads[{i}].multi_host",),
+        )
+
+
 def failover(root: Path, env: str, workload: str, to: str, source_role: Role) -> Failover:
     """The failover of ``workload`` to cluster ``to`` in ``env`` (nothing is changed).
 
     Raises:
         SpecError: The spec or the overlay has errors.
+        RefusedError: The workload is a multi-host group.
         GpuplatError: No such environment, workload, or cluster of the workload.
     """
-    return plan_failover(load_env(root, env), workload, to, source_role=source_role)
+    spec_env = load_env(root, env)
+    refuse_group(spec_env, workload, "failover")
+    return plan_failover(spec_env, workload, to, source_role=source_role)
 
 
 def move_line(phase: int, move: Move) -> str:

@@ -23,7 +23,14 @@ from pathlib import Path
 
 from gpuplat.app import pending, saved
 from gpuplat.app.apply import apply_env
-from gpuplat.app.failover import load_env, move_json, move_line, plan_then_apply, report_lines
+from gpuplat.app.failover import (
+    load_env,
+    move_json,
+    move_line,
+    plan_then_apply,
+    refuse_group,
+    report_lines,
+)
 from gpuplat.app.lowering import has_front_door, take_down
 from gpuplat.app.overlay import Before, set_roles
 from gpuplat.app.plan import ClusterPlan, plan_envs
@@ -83,6 +90,7 @@ def carry_out(
         GpuplatError: The target cannot be planned or applied, or the overlay cannot be written.
     """
     spec_env = load_env(root, env)
+    refuse_group(spec_env, workload, "failover")
     check = plan_failover(spec_env, workload, to, source_role=source_role)
     result = MoveResult(env, check)
     if check.refused:

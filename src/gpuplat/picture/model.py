@@ -115,16 +115,20 @@ def picture(
             unit = workload_unit(spec, workload)
             noun = "slice" if sharing else "GPU"
             plain = f"{workload.gpus} {noun}{'s' if workload.gpus != 1 else ''}"
-            workloads.append(
-                Box(
-                    box_id,
-                    (
-                        f"workload {workload.name}",
-                        f"{workload.replicas.min}..{workload.replicas.max} replicas",
-                        f"{unit.each(workload.gpus) if unit is not None else plain} each",
-                    ),
-                )
+            lines = (
+                f"workload {workload.name}",
+                f"{workload.replicas.min}..{workload.replicas.max} replicas",
+                f"{unit.each(workload.gpus) if unit is not None else plain} each",
             )
+            if workload.multi_host is not None:
+                # A replica is a group of whole nodes: drawn as one, counted in nodes and GPUs.
+                nodes = workload.multi_host.nodes
+                lines = (
+                    f"workload {workload.name}",
+                    f"{workload.replicas.min}..{workload.replicas.max} groups of {nodes} nodes",
+                    f"{nodes} x {plain} = {nodes * workload.gpus} GPUs a group",
+                )
+            workloads.append(Box(box_id, lines))
             for cluster_name, pools_of in workload_pools(spec, workload).items():
                 for pool in pools_of:
                     target = ids.get((cluster_name, pool.name))

@@ -164,6 +164,12 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         metrics_reader = ModuleCall(
             f"metrics_{cluster.name}", reader_args, cloud.metrics_reader_module
         )
+    # The fabric's operator configuration (AKS InfiniBand: the NicClusterPolicy), once a cluster.
+    fabric_args = cloud.fabric_policy(cluster, max((p.grace_seconds for p in plans), default=0))
+    fabric = None
+    if fabric_args is not None and cloud.fabric_module is not None:
+        modules.add(cloud.fabric_module)
+        fabric = ModuleCall(module_label("fabric", cluster.name), fabric_args, cloud.fabric_module)
     # One map written by expr(), which aligns its keys as terraform fmt does at any width.
     endpoints: dict[str, object] = {}
     # What a front door (DNS, a global load balancer, a multi-cluster gateway) needs per
@@ -187,6 +193,7 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         placements[key] = placed
     context: dict[str, object] = {
         "metrics_reader": metrics_reader,
+        "fabric": fabric,
         "servers": servers,
         "floors": any(p.scaler is not None for p in plans),
         "endpoints": endpoints,

@@ -163,6 +163,7 @@ def group_args(group: GroupPlan, queue: QueuePlan | None) -> dict[str, object]:
         "startup_policy": STARTUP_POLICY,
         "restart_policy": RESTART_POLICY,
         "service_selector": dict(group.leader_selector),
+        **({"capabilities": list(group.capabilities)} if group.capabilities else {}),
         **({"queue": _queue(queue)} if queue is not None else {}),
     }
 

@@ -243,6 +243,8 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         (plan_rollout.max_surge, plan_rollout.max_unavailable),
     )
     fabric, fabric_env = target(cluster.cloud).group_fabric(pools) if group else ({}, {})
+    if group is not None:
+        group = replace(group, capabilities=target(cluster.cloud).group_capabilities(pools))
     labels = {
         "app.kubernetes.io/name": workload.name,
         "app.kubernetes.io/managed-by": "gpuplat",

@@ -15,7 +15,7 @@ from gpuplat.spec.ladder import Ladder, capacity_kinds
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets import expander
-from gpuplat.targets.aks import calendar, checks, infra, ladder, metrics, node
+from gpuplat.targets.aks import calendar, checks, fabric, infra, ladder, metrics, node
 from gpuplat.targets.base import (
     SYSTEM_GROUP,
     InfraPart,
@@ -94,6 +94,7 @@ class AKS(Target):
         Setting(("network", "public_endpoint")),
         Setting(("node_pools", "*", "capacity", "max_price")),
         Setting(("node_pools", "*", "capacity", "*", "spot", "max_price")),
+        Setting(("node_pools", "*", "infiniband")),
     )
     default_device_plugin = "nvidia-device-plugin"
     managed_device_plugin = False
@@ -164,6 +165,27 @@ class AKS(Target):
                 "give the GPU pool another name",
             )
         yield from checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
+        yield from fabric.check_pool(pool, gpu, base, loc)
+
+    def group_fabric(self, pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+        return fabric.group_pod(pools)
+
+    def group_capabilities(self, pools: list[NodePool]) -> tuple[str, ...]:
+        return fabric.capabilities(pools)
+
+    def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:
+        return fabric.note(pool)
+
+    fabric_module = "nic-cluster-policy"
+
+    def fabric_policy(self, cluster: Cluster, grace_seconds: int) -> dict[str, object] | None:
+        taints = [
+            (t.key, t.effect)
+            for pool in cluster.node_pools
+            if pool.infiniband
+            for t in self.node_taints(pool)
+        ]
+        return fabric.policy_args(cluster, taints, grace_seconds)
 
     def node_taints(self, pool: NodePool) -> tuple[Taint, ...]:
         # AKS taints the nodes of a Spot pool, and of a ladder's Spot rung, by itself.
