@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gpuplat.errors import GpuplatError, RefusedError
+from gpuplat.render.frontdoor import SERVING_WEIGHT
 from gpuplat.spec.failover import Failover, Move, plan_failover
 from gpuplat.spec.load import EnvSpec, load_project
 from gpuplat.spec.locate import Locator
@@ -111,7 +112,44 @@ def report_lines(env: str, plan: Failover) -> list[str]:
                 "    the apply returns once the new pods are ready (terraform waits for the "
                 "rollout): only then phase 2"
             )
+        lines += _door_lines(plan, move, phase)
     return lines
+
+
+def _door_lines(plan: Failover, move: Move, phase: int) -> list[str]:
+    """What the phase does to the front door's weighted records (none without one)."""
+    if plan.door is None:
+        return []
+    name, ttl = plan.door
+    if phase == 1:
+        return [
+            f"    front door {name}: {move.cluster}'s record to weight {SERVING_WEIGHT} in the "
+            "same apply, after the rollout (the record waits for the model server)"
+        ]
+    lines = [
+        f"    front door {name}: {move.cluster}'s record to weight 0"
+        + (
+            " in a first apply without the replacement, then the replacement in a second"
+            if move.replace
+            else ""
+        ),
+        f"    new clients go to {plan.target}; those holding the old answer reach "
+        f"{move.cluster} for up to the TTL ({ttl} s), which still serves them",
+    ]
+    return lines
+
+
+def door_json(plan: Failover) -> list[dict[str, object]] | None:
+    """The front door's steps in the order the move takes them, or None without one."""
+    if plan.door is None or plan.up is None:
+        return None
+    steps: list[dict[str, object]] = [
+        {"phase": 1, "cluster": plan.up.cluster, "weight": SERVING_WEIGHT, "after": "rollout"}
+    ]
+    for m in plan.downs:
+        after = "target serving" if not m.replace else "target serving, before the replacement"
+        steps.append({"phase": 2, "cluster": m.cluster, "weight": 0, "after": after})
+    return steps
 
 
 def move_json(m: Move) -> dict[str, object]:
@@ -137,4 +175,5 @@ def report_json(env: str, plan: Failover) -> dict[str, object]:
         "reasons": list(plan.reasons),
         "phases": ([move_json(plan.up)] if plan.up else []) + [move_json(m) for m in plan.downs],
         "scale_by_hand": plan.scale_by_hand,
+        "front_door": door_json(plan),
     }

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpuplat.app import pending, saved
+from gpuplat.app import pending, saved, servingplan
 from gpuplat.app.apply import apply_env
 from gpuplat.app.failover import (
     load_env,
@@ -129,7 +129,7 @@ def carry_out(
             )
         result.pending = unplanned
         # A source whose cloud is down cannot be read: its last known count stands in.
-        known = {c: pending.last_known(root, env, workload, c) for c in unplanned}
+        known = {c: servingplan.last_known(root, env, workload, c) for c in unplanned}
         floor = warm_floor(
             changed, workload, to, by_cluster, [c for c in sources if c not in unplanned], known
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gpuplat import runlock
 from gpuplat.addresses import Element, elements
-from gpuplat.app import pending, saved
+from gpuplat.app import saved, servingplan
 from gpuplat.app.located import located
 from gpuplat.app.render import render_project
 from gpuplat.app.rolecount import RoleCount, role_counts, role_warnings
@@ -109,29 +109,8 @@ def plan_envs(
         ]
         plans = [f.result() for f in futures]
     for env in project.envs:
-        _remember(root, env, [p for p in plans if p.env == env], roles)
+        servingplan.remember_plans(root, env, [p for p in plans if p.env == env], roles)
     return plans
-
-
-def _remember(
-    root: Path,
-    env: str,
-    plans: Sequence[ClusterPlan],
-    roles: Mapping[tuple[str, str], Mapping[str, RoleCount]],
-) -> None:
-    """Keep the counts the serving roots were seen running (app/pending.py): what a
-    failover reads when a source's cloud is down."""
-    seen = {
-        (role.name, plan.cluster): count
-        for plan in plans
-        if plan.error is None
-        for summary in plan.stages
-        if summary.stage == "serving"
-        for address, count in summary.running.items()
-        if (role := roles[env, plan.cluster].get(address)) is not None
-    }
-    if seen:
-        pending.remember(root, env, seen)
 
 
 def _plan_cluster(

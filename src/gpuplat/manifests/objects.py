@@ -159,6 +159,22 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
                 },
             }
         )
+        if http.door is not None:
+            meta = _meta(http.door.name, http.door.namespace, labels)
+            meta["annotations"] = dict(http.door.annotations)
+            port = {"name": "http", "port": http.interceptor_port}
+            objects.append(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Service",
+                    "metadata": meta,
+                    "spec": {
+                        "type": "LoadBalancer",
+                        "selector": dict(http.door.selector),
+                        "ports": [{**port, "targetPort": http.door.target_port}],
+                    },
+                }
+            )
     return objects
 
 

@@ -57,14 +57,20 @@ class AKS(Target):
     cloud = "aks"
     title = "AKS"
     # cloud-provider-azure, topics/loadbalancer: azure-load-balancer-internal "true" makes the
-    # load balancer internal (public when unset); the health probe's request path makes the
-    # Azure load balancer probe the server's readiness path over HTTP, not only its port.
+    # load balancer internal (public when unset). Its probe of a Service port (pkg/provider
+    # azure_loadbalancer_healthprobe.go) takes the protocol from the port's own annotation,
+    # then the port's appProtocol, then azure-load-balancer-health-probe-protocol, else TCP,
+    # and reads the request path only for an HTTP(S) probe: the path alone is ignored, so the
+    # protocol is set beside it to probe the server's readiness path, not only its port.
     load_balancer: ClassVar[Mapping[str, Mapping[str, str]]] = {
         "internal": {"service.beta.kubernetes.io/azure-load-balancer-internal": "true"},
         "external": {},
     }
     probe_path_annotation = (
         "service.beta.kubernetes.io/azure-load-balancer-health-probe-request-path"
+    )
+    probe_protocol_annotation = (
+        "service.beta.kubernetes.io/azure-load-balancer-health-probe-protocol"
     )
     account = "azure"
     account_needed = True
