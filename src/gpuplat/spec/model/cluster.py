@@ -9,6 +9,7 @@ from pydantic import Discriminator, Field, Tag
 from gpuplat.spec.model.account import AwsAccount, AzureAccount, GcpAccount
 from gpuplat.spec.model.backend import Backend
 from gpuplat.spec.model.base import Duration, Labels, SpecModel
+from gpuplat.spec.model.gpudirect import GpuDirect
 from gpuplat.spec.model.ladder import RungItem
 
 Cloud = Literal["gke", "eks", "aks"]
@@ -242,6 +243,12 @@ class NodePool(SpecModel):
         description="EKS: attach Elastic Fabric Adapter interfaces (EFA with ENA on the first "
         "network card, EFA-only on the others) and install the EFA device plugin. Needs one "
         "zone.",
+    )
+    gpudirect: GpuDirect | None = Field(
+        None,
+        description="GKE: the GPU-to-GPU network of the pool's multi-host groups. Needs a "
+        "machine type with RDMA NICs, one zone, one capacity type and a multi-host workload "
+        "on the pool.",
     )
     extra_machine_types: list[str] = Field(
         default_factory=list,
