@@ -116,8 +116,7 @@ def test_the_platform_names_each_subnet_a_network_and_installs_gib(folder: Path)
 
 
 def _objects(folder: Path) -> dict[str, dict[str, object]]:
-    envs = load_project(folder).envs
-    (plan,) = [p for env in envs.values() for p in serving_plans(env)]
+    (plan,) = serving_plans(load_project(folder).envs["dev"])
     return {str(o["kind"]): o for o in serving_objects(plan)}
 
 

@@ -257,6 +257,11 @@ class NodePool(SpecModel):
         "whichever has spot capacity. Checked against the catalog.",
     )
 
+    @property
+    def zonal_fabric(self) -> bool:
+        """The pool's GPU fabric (EFA, GPUDirect) lives in one zone: so must the pool."""
+        return self.efa or self.gpudirect is not None
+
 
 class KubernetesVersion(SpecModel):
     """Which Kubernetes the control plane runs."""
