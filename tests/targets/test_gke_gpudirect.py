@@ -27,6 +27,7 @@ import pytest
 from gpuplat import crds
 from gpuplat.manifests.objects import serving_objects
 from gpuplat.spec.load import load_project
+from gpuplat.targets.gke.fabric import platform_input
 from gpuplat.workload.serving import serving_plans
 from tests.fidelity.test_offline_plan import _plan
 from tests.support.cli import run
@@ -188,3 +189,25 @@ def test_terraform_plans_the_rdma_network_and_the_pool_on_it(folder: Path) -> No
     pool = planned["module.pool_r1-central_h200.google_container_node_pool.this"]
     (config,) = pool["network_config"]
     assert len(config["additional_node_network_configs"]) == 8
+
+
+def test_an_a4_pool_gets_the_installer_on_b200_nodes(tmp_path: Path) -> None:
+    root = project(
+        tmp_path,
+        (
+            ("machine_type: a3-ultragpu-8g", "machine_type: a4-highgpu-8g"),
+            # A4's own local SSD count is not the point here: the weights go on the boot disk.
+            ("          local_ssd_count: 32\n", ""),
+            ("          size_gb: 200\n", "          size_gb: 2000\n"),
+        ),
+        example="gke-a3-ultra",
+    )
+    checked = run("validate", cwd=root)
+    assert checked.exit_code == 0, checked.stderr
+    env = load_project(root).envs["dev"]
+    (cluster,) = env.spec.clusters
+    gpudirect = platform_input(cluster)
+    assert gpudirect is not None and gpudirect["accelerators"] == ["nvidia-b200"]
+    (plan,) = serving_plans(env)
+    assert plan.topology[0] == "cloud.google.com/gce-topology-block"
+    assert plan.devices["networking.gke.io.networks/rdma-0"] == "1"
