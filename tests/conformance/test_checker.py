@@ -249,9 +249,7 @@ def test_types_left_out_of_the_trimmed_set_are_noted_not_rejected(
 def test_a_full_schema_file_replaces_the_trimmed_one(tmp_path: Path) -> None:
     address = "registry.terraform.io/hashicorp/google"
     network = {"block": {"attributes": {"name": {"type": "string", "required": True}}}}
-    full = {
-        "provider_schemas": {address: {"resource_schemas": {"google_compute_route": network}}}
-    }
+    full = {"provider_schemas": {address: {"resource_schemas": {"google_compute_route": network}}}}
     extra = tmp_path / "google-9.9.9.json"
     extra.write_text(json.dumps(full), encoding="utf-8")
     schemas = load_schemas(BUNDLED, [extra])
