@@ -233,7 +233,7 @@ def test_types_left_out_of_the_trimmed_set_are_noted_not_rejected(
     report = check([FIXTURES / "trimmed"], bundled)
     assert report.violations == ()
     assert [(n.line, n.code, n.address) for n in report.notes] == [
-        (3, "type-not-checked", "google_compute_network.vpc"),
+        (3, "type-not-checked", "google_compute_route.vpc"),
         (8, "type-not-checked", "data.google_compute_zones.available"),
     ]
     assert "google resource type whose schema is not in google-6.50.0.json" in (
@@ -242,20 +242,18 @@ def test_types_left_out_of_the_trimmed_set_are_noted_not_rejected(
     # A misspelt type is still an error, with a suggestion from all of google's names.
     (typo,) = check_paths([NEGATIVE / "unknown-resource-type.tf"], bundled)[:1]
     assert typo.message.endswith("did you mean `google_container_cluster`?")
-    assert "google_compute_network" in bundled.type_names("resource", "google")
-    assert bundled.lookup("resource", "google_compute_network") is None
+    assert "google_compute_route" in bundled.type_names("resource", "google")
+    assert bundled.lookup("resource", "google_compute_route") is None
 
 
 def test_a_full_schema_file_replaces_the_trimmed_one(tmp_path: Path) -> None:
     address = "registry.terraform.io/hashicorp/google"
     network = {"block": {"attributes": {"name": {"type": "string", "required": True}}}}
-    full = {
-        "provider_schemas": {address: {"resource_schemas": {"google_compute_network": network}}}
-    }
+    full = {"provider_schemas": {address: {"resource_schemas": {"google_compute_route": network}}}}
     extra = tmp_path / "google-9.9.9.json"
     extra.write_text(json.dumps(full), encoding="utf-8")
     schemas = load_schemas(BUNDLED, [extra])
-    assert schemas.omitted("resource", "google_compute_network") is None
+    assert schemas.omitted("resource", "google_compute_route") is None
     assert schemas.lookup("resource", "google_container_cluster") is None  # not in the new file
     violations = check_paths([FIXTURES / "trimmed" / "main.tf"], schemas)
     assert [(v.line, v.code) for v in violations] == [

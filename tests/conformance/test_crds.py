@@ -66,13 +66,17 @@ def test_the_rendered_tree_passes_and_every_kind_is_counted(rendered: Path) -> N
     assert crd_violations(report) == []
     kinds = {(kind, release) for kind, _, release in report.crds.tallies}
     # The model-server module holds the multi-host group's LeaderWorkerSet and its Kueue
-    # objects as literal manifests: checked with the module even where no workload uses them.
+    # objects (Topology too), and gpu-platform GKE's RDMA networks, as literal manifests:
+    # checked with the module even where no workload uses them.
     assert {k for k, _ in kinds} == {
         "ClusterQueue",
         "ComputeClass",
+        "GKENetworkParamSet",
         "HTTPScaledObject",
         "LeaderWorkerSet",
         "LocalQueue",
+        "Network",
+        "Topology",
         "PodMonitoring",
         "ResourceFlavor",
         "ScaledObject",

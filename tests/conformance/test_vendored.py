@@ -63,19 +63,19 @@ def test_the_template_scan_finds_a_new_type(tmp_path: Path) -> None:
     (tmp_path / "modules" / "net").mkdir(parents=True)
     (tmp_path / "modules" / "net" / "main.tf.j2").write_text(
         '# resource "google_not_a_block" "x" {}\n'
-        'resource "google_compute_network" "this" {\n  name = "{{ name }}"\n}\n\n'
+        'resource "google_compute_route" "this" {\n  name = "{{ name }}"\n}\n\n'
         '  data "google_container_cluster" "c" {\n  }\n',
         encoding="utf-8",
     )
     found = trim_schemas.template_types(tmp_path)
     where = f"{tmp_path}/modules/net/main.tf.j2"
     assert found == {
-        ("resource", "google_compute_network"): [f"{where}:2"],
+        ("resource", "google_compute_route"): [f"{where}:2"],
         ("data", "google_container_cluster"): [f"{where}:6"],
     }
-    # google_compute_network is real but not vendored: the check names it.
+    # google_compute_route is real but not vendored: the check names it.
     assert not_vendored(tmp_path, load_schemas(BUNDLED)) == [
-        f"resource google_compute_network ({where}:2)"
+        f"resource google_compute_route ({where}:2)"
     ]
 
 

@@ -83,12 +83,25 @@ def queue_objects(plan: ServingPlan, labels: dict[str, str]) -> list[Obj]:
     if queue is None:
         return []
     resources = [{"name": r, "nominalQuota": q} for r, q in queue.quotas.items()]
+    flavor: Obj = {"nodeLabels": dict(queue.node_labels)}
+    topology: list[Obj] = []
+    if queue.topology:
+        flavor["topologyName"] = queue.topology_name
+        topology.append(
+            {
+                "apiVersion": KUEUE,
+                "kind": "Topology",
+                "metadata": {"name": queue.topology_name, "labels": dict(labels)},
+                "spec": {"levels": [{"nodeLabel": level} for level in queue.topology]},
+            }
+        )
     return [
+        *topology,
         {
             "apiVersion": KUEUE,
             "kind": "ResourceFlavor",
             "metadata": {"name": queue.flavor, "labels": dict(labels)},
-            "spec": {"nodeLabels": dict(queue.node_labels)},
+            "spec": flavor,
         },
         {
             "apiVersion": KUEUE,

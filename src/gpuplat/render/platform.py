@@ -58,6 +58,9 @@ def platform_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
             for name, pin in plan.charts().items()
         },
     }
+    gpudirect = target(cluster.cloud).platform_fabric(cluster)
+    if gpudirect is not None:
+        args["gpudirect"] = gpudirect
     priorities = autoscaler_priorities(env, cluster)
     if priorities:
         autoscaler = args["cluster_autoscaler"]

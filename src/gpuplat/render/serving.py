@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from gpuplat.hcl.writer import Raw, expr, raw
 from gpuplat.render.access import provider_alias
 from gpuplat.render.naming import module_label
+from gpuplat.targets.fabric import HostMount
 from gpuplat.workload.blob import CLIENT_ID_ANNOTATION, BlobReader
 from gpuplat.workload.group import RESTART_POLICY, STARTUP_POLICY, GroupPlan
 from gpuplat.workload.health import Probe
@@ -138,7 +139,7 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
     if plan.gpu_quota is not None:
         args["gpu_quota"] = plan.gpu_quota
     if plan.group is not None:
-        args["group"] = group_args(plan.group, queue_of(plan))
+        args["group"] = group_args(plan.group, queue_of(plan), plan.host_mounts)
     if plan.load_balancer is not None:
         args["load_balancer"] = {"annotations": dict(plan.load_balancer)}
     rollout: dict[str, object] = {
@@ -153,7 +154,9 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
     return args
 
 
-def group_args(group: GroupPlan, queue: QueuePlan | None) -> dict[str, object]:
+def group_args(
+    group: GroupPlan, queue: QueuePlan | None, mounts: tuple[HostMount, ...] = ()
+) -> dict[str, object]:
     """The model-server module's ``group`` input: one multi-host replica's LeaderWorkerSet."""
     return {
         "size": group.size,
@@ -165,6 +168,16 @@ def group_args(group: GroupPlan, queue: QueuePlan | None) -> dict[str, object]:
         "restart_policy": RESTART_POLICY,
         "service_selector": dict(group.leader_selector),
         **({"capabilities": list(group.capabilities)} if group.capabilities else {}),
+        **(
+            {
+                "host_mounts": [
+                    {"name": m.name, "host_path": m.host_path, "mount_path": m.mount_path}
+                    for m in mounts
+                ]
+            }
+            if mounts
+            else {}
+        ),
         **({"queue": _queue(queue)} if queue is not None else {}),
     }
 
@@ -177,6 +190,11 @@ def _queue(queue: QueuePlan) -> dict[str, object]:
         "namespace": queue.namespace,
         "node_labels": dict(queue.node_labels),
         "quotas": dict(queue.quotas),
+        **(
+            {"topology": {"name": queue.topology_name, "levels": list(queue.topology)}}
+            if queue.topology
+            else {}
+        ),
     }
 
 

@@ -2,9 +2,33 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from gpuplat.spec.model import Cluster, NodePool
+
+
+@dataclass(frozen=True)
+class HostMount:
+    """A node directory a group's server container reads (a fabric's plugin and scripts)."""
+
+    name: str
+    host_path: str
+    mount_path: str
+
+
+@dataclass(frozen=True)
+class GroupFabric:
+    """What each pod of a multi-host group adds on its pools to talk over their GPU fabric."""
+
+    resources: dict[str, str] = field(default_factory=dict)
+    """Extended resources and hugepages, requested = limited."""
+    env: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)
+    """Pod annotations (the interfaces a multi-network pod is given)."""
+    mounts: tuple[HostMount, ...] = ()
+    prelude: str = ""
+    """A shell line the server's launch runs first (a fabric's environment script)."""
 
 
 class FabricHooks:
@@ -20,10 +44,22 @@ class FabricHooks:
         configure. ``grace_seconds``: the longest termination grace of its servers."""
         return None
 
-    def group_fabric(self, pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+    def group_fabric(self, pools: list[NodePool]) -> GroupFabric:
         """What each pod of a multi-host group adds on these pools to talk over their GPU
-        fabric: (resources, requested = limited; environment)."""
-        return {}, {}
+        fabric."""
+        return GroupFabric()
+
+    def group_topology(self, pools: list[NodePool]) -> tuple[tuple[str, ...], str] | None:
+        """(node labels of the cloud's physical topology on these pools, widest first and
+        ending with the node's host name; the level a group would rather fit in): what
+        Kueue's topology-aware scheduling places a group by. None where the nodes carry no
+        such labels."""
+        return None
+
+    def platform_fabric(self, cluster: Cluster) -> dict[str, object] | None:
+        """What the platform stage installs for the cluster's GPU fabric (the gpu-platform
+        module's ``gpudirect``); None when it installs nothing."""
+        return None
 
     def group_capabilities(self, pools: list[NodePool]) -> tuple[str, ...]:
         """Linux capabilities each pod of a multi-host group adds on these pools to use their

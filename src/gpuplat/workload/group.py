@@ -66,8 +66,14 @@ def plan_group(
     args: tuple[str, ...],
     selector: dict[str, str],
     rollout: tuple[int, int],
+    *,
+    prelude: str = "",
 ) -> GroupPlan | None:
     """The group of a multi-host workload (None for one pod per replica).
+
+    ``prelude`` is a shell line every pod of the group runs before its launcher (a fabric's
+    environment script, which must reach the processes that run NCCL: the Ray nodes, or
+    SGLang's ranks).
 
     ``args`` are the spec's arguments with ``{model_path}`` replaced: they are appended to the
     server's command on the leader (and, for SGLang, on every worker, which runs the same
@@ -111,6 +117,9 @@ def plan_group(
         ]  # fmt: skip
         leader = (*common, "--host", "0.0.0.0", "--port", port)
         worker = tuple(common)
+    if prelude:
+        leader = _after(prelude, leader)
+        worker = _after(prelude, worker)
     return GroupPlan(
         size=multi.nodes,
         tensor_parallel=tensor,
@@ -122,6 +131,14 @@ def plan_group(
         max_unavailable=rollout[1],
         leader_selector={**selector, WORKER_INDEX_LABEL: "0"},
     )
+
+
+def _after(prelude: str, command: tuple[str, ...]) -> tuple[str, ...]:
+    """``command`` run by a shell after ``prelude``. The kubelet expands ``$(LWS_...)`` in the
+    text before the shell reads it, as it did in the command's own words."""
+    if command[:2] == ("sh", "-c"):
+        return ("sh", "-c", f"{prelude} && {command[2]}")
+    return ("sh", "-c", f"{prelude} && exec {shlex.join(command)}")
 
 
 def memory_beside(memory: str, devices: dict[str, str], *, explicit: bool) -> str:

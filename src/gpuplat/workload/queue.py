@@ -21,6 +21,11 @@ if TYPE_CHECKING:
     from gpuplat.workload.serving import ServingPlan
 
 API_VERSION = "kueue.x-k8s.io/v1beta2"
+PREFERRED_TOPOLOGY = "kueue.x-k8s.io/podset-preferred-topology"
+GROUP_NAME = "kueue.x-k8s.io/podset-group-name"
+"""Kueue's topology-aware scheduling reads these from a LeaderWorkerSet's leader and worker
+templates (site/content/en/docs/tasks/run/leaderworkerset.md at v0.17.3): the same group name
+on both places the leader and its workers in one topology domain, per group."""
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 NAMESPACE_LABEL = "kubernetes.io/metadata.name"
 _COUNTED = ("cpu",)
@@ -39,6 +44,19 @@ class QueuePlan:
     """Resource -> nominal quota, sorted by resource name (Kueue wants each flavor's resources
     in the order of coveredResources)."""
     namespace: str
+    topology: tuple[str, ...] = ()
+    """Node labels of a Topology (widest first) the flavor names; empty: no topology."""
+
+    @property
+    def topology_name(self) -> str:
+        return self.cluster_queue
+
+
+def topology_annotations(name: str, preferred: str) -> dict[str, str]:
+    """The pod template annotations of a group placed by topology: within one domain of the
+    ``preferred`` level if it can, else the next level up and so on (preferred, not required:
+    a group that fits nowhere closer is still admitted rather than left waiting)."""
+    return {PREFERRED_TOPOLOGY: preferred, GROUP_NAME: name}
 
 
 def _amount(resource: str, value: str) -> float:
@@ -64,6 +82,7 @@ def plan_queue(
     pool_label: str,
     pod_requests: list[dict[str, str]],
     pods: int,
+    topology: tuple[str, ...] = (),
 ) -> QueuePlan:
     """The queue of a workload whose pods each request the largest of ``pod_requests`` (the
     server container and the init container: Kueue counts a pod as the larger of its
@@ -80,6 +99,7 @@ def plan_queue(
         node_labels={pool_label: pool},
         quotas=quotas,
         namespace=namespace,
+        topology=topology,
     )
 
 
@@ -92,4 +112,12 @@ def queue_of(plan: ServingPlan) -> QueuePlan | None:
     init = dict(plan.weights.init_requests) if plan.weights.mode == "copy" else {}
     pods = (plan.replicas_max + group.max_surge) * group.size
     pool = plan.pools[0]
-    return plan_queue(plan.name, plan.namespace, pool, plan.pool_label, [plan.requests, init], pods)
+    return plan_queue(
+        plan.name,
+        plan.namespace,
+        pool,
+        plan.pool_label,
+        [plan.requests, init],
+        pods,
+        plan.topology,
+    )

@@ -18,9 +18,11 @@ from gpuplat.spec.model.workload import Role
 from gpuplat.spec.resolve import workload_pools
 from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
+from gpuplat.targets.fabric import HostMount
 from gpuplat.workload.budget import StartupBudget, startup_budget
 from gpuplat.workload.capacity import left_for, pool_units
 from gpuplat.workload.diskshare import disk_share_mbps
+from gpuplat.workload.fabric import group_setting
 from gpuplat.workload.group import GroupPlan, hugepages_note, memory_beside, plan_group
 from gpuplat.workload.health import Probes, probes
 from gpuplat.workload.resources import replica_resources
@@ -138,6 +140,7 @@ class ServingPlan:
     """Mount a service account token: only the Cloud Storage FUSE sidecar needs one."""
     devices: dict[str, str] = field(default_factory=dict)
     """Extended resources besides GPUs each replica takes (EKS: vpc.amazonaws.com/efa)."""
+    host_mounts: tuple[HostMount, ...] = ()  # node directories a group's fabric reads (gIB)
     load_balancer: dict[str, str] | None = None
     """The Service is a LoadBalancer with these annotations (the cloud's, for the spec's
     ``address.scheme``); None: a ClusterIP Service, reached only inside the cluster."""
@@ -148,6 +151,7 @@ class ServingPlan:
     group: GroupPlan | None = None
     """A multi-host replica: a LeaderWorkerSet group (workload/group.py), not a Deployment."""
     kueue: bool = False  # the group is admitted whole by Kueue (workload/queue.py)
+    topology: tuple[str, ...] = ()  # Kueue's topology levels for the group (workload/fabric.py)
 
     @property
     def replicas_initial(self) -> int:
@@ -235,17 +239,21 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         )
     selector = {"gpuplat.dev/workload": workload.name}
     server = server_of(workload.server, workload.image)
+    server_name = server.name if server is not None else None
+    setting = group_setting(spec, cluster, pools, workload, server_name)
+    fabric = setting.fabric
     group = plan_group(
         workload,
-        server.name if server is not None else None,
+        server_name,
         weights.model_path,
         tuple(_model_path(a, weights) for a in workload.args),
         selector,
         (plan_rollout.max_surge, plan_rollout.max_unavailable),
+        prelude=fabric.prelude,
     )
-    fabric, fabric_env = target(cluster.cloud).group_fabric(pools) if group else ({}, {})
     if group is not None:
         group = replace(group, capabilities=target(cluster.cloud).group_capabilities(pools))
+    annotations = {**setting.annotations, **workload.pod_annotations, **weights.annotations}
     labels = {
         "app.kubernetes.io/name": workload.name,
         "app.kubernetes.io/managed-by": "gpuplat",
@@ -263,7 +271,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         args=tuple(_model_path(a, weights) for a in workload.args),
         port=workload.port,
         metrics_port=metrics_port(workload),
-        env=_env(workload, weights, fabric_env),
+        env=_env(workload, weights, fabric.env),
         replicas_min=low,
         replicas_max=high,
         gpu_count=workload.gpus,
@@ -275,7 +283,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         gpu_quota=_gpu_quota(cluster, pools, dra=device_plugin(spec, cluster) == "dra"),
         cpu=resources.cpu,
         memory=memory_beside(
-            resources.memory, fabric, explicit=workload.resources.memory is not None
+            resources.memory, fabric.resources, explicit=workload.resources.memory is not None
         ),
         ephemeral_storage=weights.size_limit,
         startup=budget,
@@ -311,12 +319,14 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         labels=labels,
         selector=selector,
         pod_labels=dict(sorted({**workload.pod_labels, **weights.pod_labels, **labels}.items())),
-        pod_annotations=dict(sorted({**workload.pod_annotations, **weights.annotations}.items())),
+        pod_annotations=dict(sorted(annotations.items())),
+        host_mounts=fabric.mounts,
         automount_token=weights.mode == "gcsfuse",
-        devices={**target(cluster.cloud).replica_devices(pools, workload.gpus), **fabric},
-        requests_reason=resources.explain(workload.gpus) + hugepages_note(fabric),
+        devices={**target(cluster.cloud).replica_devices(pools, workload.gpus), **fabric.resources},
+        requests_reason=resources.explain(workload.gpus) + hugepages_note(fabric.resources),
         group=group,
         kueue=group is not None and spec.addons.gang_scheduling.kueue,
+        topology=setting.topology,
         load_balancer=server_address(workload, cluster.cloud),
     )
 
@@ -377,13 +387,8 @@ def _preferred(pools: list[NodePool]) -> tuple[Preference, ...]:
 
 
 def _tolerations(cluster: Cluster, pools: list[NodePool]) -> tuple[dict[str, str], ...]:
-    seen: dict[tuple[str, str, str], dict[str, str]] = {
-        (GPU_RESOURCE, "", "NoSchedule"): {
-            "key": GPU_RESOURCE,
-            "operator": "Exists",
-            "effect": "NoSchedule",
-        }
-    }
+    gpu = {"key": GPU_RESOURCE, "operator": "Exists", "effect": "NoSchedule"}
+    seen: dict[tuple[str, str, str], dict[str, str]] = {(GPU_RESOURCE, "", "NoSchedule"): gpu}
     cloud = target(cluster.cloud)
     for pool in pools:
         # The pool's taints as its nodes carry them: the spec's, and the cloud's own (AKS

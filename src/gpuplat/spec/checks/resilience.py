@@ -52,7 +52,9 @@ def _one_place(
         return
     zones = {tuple(p.zones if p.zones is not None else cluster.zones) for p in pools}
     one_zone = all(len(z) == 1 for z in zones) and len({z[0] for z in zones}) == 1
-    if one_zone:
+    # A GPU fabric (EFA, GPUDirect RDMA) is zonal: such pools cannot take a second zone, and a
+    # second cluster elsewhere (a failover placement) is what survives a zone outage.
+    if one_zone and not all(p.zonal_fabric for p in pools):
         yield loc.warning(
             path,
             f"one zone holds every replica of {where}: a zone outage takes the service down",

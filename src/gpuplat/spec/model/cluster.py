@@ -9,6 +9,7 @@ from pydantic import Discriminator, Field, Tag
 from gpuplat.spec.model.account import AwsAccount, AzureAccount, GcpAccount
 from gpuplat.spec.model.backend import Backend
 from gpuplat.spec.model.base import Duration, Labels, SpecModel
+from gpuplat.spec.model.gpudirect import GpuDirect
 from gpuplat.spec.model.ladder import RungItem
 
 Cloud = Literal["gke", "eks", "aks"]
@@ -250,12 +251,23 @@ class NodePool(SpecModel):
         "NicClusterPolicy (DOCA driver, RDMA shared device plugin); a multi-host group's pods "
         "request rdma/ib and get IPC_LOCK. Needs a VM size with InfiniBand.",
     )
+    gpudirect: GpuDirect | None = Field(
+        None,
+        description="GKE: the GPU-to-GPU network of the pool's multi-host groups. Needs a "
+        "machine type with RDMA NICs, one zone, one capacity type and a multi-host workload "
+        "on the pool.",
+    )
     extra_machine_types: list[str] = Field(
         default_factory=list,
         description="EKS spot pools: more EC2 instance types with the same GPU model and count "
         "(and at least the vCPUs and memory of machine_type), so the node group can launch "
         "whichever has spot capacity. Checked against the catalog.",
     )
+
+    @property
+    def zonal_fabric(self) -> bool:
+        """The pool's GPU fabric (EFA, GPUDirect) lives in one zone: so must the pool."""
+        return self.efa or self.gpudirect is not None
 
 
 class KubernetesVersion(SpecModel):

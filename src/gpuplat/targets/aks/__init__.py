@@ -26,6 +26,7 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
+from gpuplat.targets.fabric import GroupFabric
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
 from gpuplat.targets.scaling import MetricsQuery
@@ -173,7 +174,7 @@ class AKS(Target):
         yield from checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
         yield from fabric.check_pool(pool, gpu, base, loc)
 
-    def group_fabric(self, pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+    def group_fabric(self, pools: list[NodePool]) -> GroupFabric:
         return fabric.group_pod(pools)
 
     def group_capabilities(self, pools: list[NodePool]) -> tuple[str, ...]:

@@ -19,6 +19,7 @@ from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import PoolGpu
+from gpuplat.targets.fabric import GroupFabric
 
 RESOURCE_NAME = "ib"
 RESOURCE = f"rdma/{RESOURCE_NAME}"
@@ -44,11 +45,11 @@ IMAGES = {
 }
 
 
-def group_pod(pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+def group_pod(pools: list[NodePool]) -> GroupFabric:
     """``rdma/ib`` when every pool of the group has InfiniBand; NCCL finds the HCAs itself."""
     if not pools or not all(p.infiniband for p in pools):
-        return {}, {}
-    return {RESOURCE: "1"}, {}
+        return GroupFabric()
+    return GroupFabric(resources={RESOURCE: "1"})
 
 
 def capabilities(pools: list[NodePool]) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from gpuplat.targets.base import (
     Target,
 )
 from gpuplat.targets.eks import calendar, checks, fabric, infra, ladder, metrics, node
+from gpuplat.targets.fabric import GroupFabric
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
 from gpuplat.targets.scaling import MetricsQuery
@@ -173,7 +174,7 @@ class EKS(Target):
     def replica_devices(self, pools: list[NodePool], gpus: int) -> dict[str, str]:
         return node.replica_efa(pools, gpus)
 
-    def group_fabric(self, pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+    def group_fabric(self, pools: list[NodePool]) -> GroupFabric:
         return fabric.group_pod(pools)
 
     def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:

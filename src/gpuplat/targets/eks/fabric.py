@@ -9,6 +9,7 @@ provider, and the environment that makes NCCL use EFA through the aws-ofi-nccl p
 from __future__ import annotations
 
 from gpuplat.spec.model import NodePool
+from gpuplat.targets.fabric import GroupFabric
 
 HUGEPAGES = {"hugepages-2Mi": "5120Mi"}
 """libfabric's EFA provider registers its buffers in 2 MiB hugepages. 5120Mi is what AWS's own
@@ -27,11 +28,11 @@ and aws-ofi-nccl >= 1.7, harmless before: aws-samples/awsome-distributed-trainin
 vLLM and SGLang images for EFA do; the plain upstream images fall back to TCP)."""
 
 
-def group_pod(pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+def group_pod(pools: list[NodePool]) -> GroupFabric:
     """Hugepages and the EFA environment when every pool of the group has EFA."""
     if not pools or not all(p.efa for p in pools):
-        return {}, {}
-    return dict(HUGEPAGES), dict(ENVIRONMENT)
+        return GroupFabric()
+    return GroupFabric(resources=dict(HUGEPAGES), env=dict(ENVIRONMENT))
 
 
 def note(pool: NodePool) -> tuple[str, str] | None:

@@ -21,7 +21,8 @@ from gpuplat.targets.base import (
     Setting,
     Target,
 )
-from gpuplat.targets.gke import calendar, checks, infra, ladder, node
+from gpuplat.targets.fabric import GroupFabric
+from gpuplat.targets.gke import calendar, checks, fabric, fabric_checks, infra, ladder, node
 from gpuplat.targets.gke.computeclass import CLASS_LABEL
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
@@ -125,6 +126,10 @@ class GKE(Target):
         Setting(("node_pools", "*", "placement", "policy")),
         Setting(("node_pools", "*", "disk", "local_ssd_count")),
         Setting(("node_pools", "*", "secondary_boot_disks")),
+        Setting(
+            ("node_pools", "*", "gpudirect"),
+            "use efa: true on EKS; AKS InfiniBand is not rendered yet",
+        ),
         Setting(("node_pools", "*", "capacity", "reservation_project")),
         Setting(("node_pools", "*", "autoscaling", "when_unavailable")),
     )
@@ -157,6 +162,7 @@ class GKE(Target):
     ) -> Iterator[Diagnostic]:
         yield from checks.cluster(cluster, self.default_zone_count(cluster), base, loc)
         yield from checks.workloads(spec, cluster, loc)
+        yield from fabric_checks.cluster(cluster, base, loc)
 
     def check_calendar(
         self,
@@ -195,6 +201,7 @@ class GKE(Target):
         yield from checks.boot_disk(pool, infra.HYPERDISK_ONLY, base, loc)
         yield from checks.local_ssds(pool, base, loc)
         yield from checks.secondary_boot_disks(pool, base, loc)
+        yield from fabric_checks.pool(spec, cluster, pool, base, loc)
         if (cap := single_capacity(pool)) is not None:
             yield from checks.named_reservation(cap, (*base, "capacity", "type"), loc)
         auto = pool.autoscaling
@@ -261,6 +268,18 @@ class GKE(Target):
         if pool.accelerator and pool.gpus_per_node:
             return (pool.accelerator, pool.gpus_per_node)
         return None
+
+    def group_fabric(self, pools: list[NodePool]) -> GroupFabric:
+        return fabric.group_pod(pools)
+
+    def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:
+        return fabric.note(pool)
+
+    def group_topology(self, pools: list[NodePool]) -> tuple[tuple[str, ...], str] | None:
+        return fabric.topology(pools)
+
+    def platform_fabric(self, cluster: Cluster) -> dict[str, object] | None:
+        return fabric.platform_input(cluster)
 
     weights_reader_module = "gke-weights-reader"
     metrics_reader_module = "gke-metrics-reader"

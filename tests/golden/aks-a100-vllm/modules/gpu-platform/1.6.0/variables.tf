@@ -168,6 +168,22 @@ variable "compute_classes" {
   }
 }
 
+variable "gpudirect" {
+  description = "GKE GPUDirect RDMA: a Kubernetes Network (and GKENetworkParamSet, device mode RDMA) per RDMA subnet (name, VPC, subnet), and the gIB installer DaemonSet (image, and the pause image it sleeps in) on nodes of these GKE accelerators. Null: none."
+  type = object({
+    networks        = list(object({ name = string, vpc = string, subnet = string }))
+    accelerators    = list(string)
+    installer_image = string
+    pause_image     = string
+  })
+  default = null
+
+  validation {
+    condition     = var.gpudirect == null ? true : length(var.gpudirect.networks) > 0 && length(var.gpudirect.accelerators) > 0
+    error_message = "gpudirect needs at least one network and one accelerator."
+  }
+}
+
 variable "charts" {
   description = "Pinned Helm charts by component: repository, chart and exact version."
   type = map(object({

@@ -223,3 +223,102 @@ resource "kubernetes_manifest" "compute_class" {
 
   manifest = [for c in var.compute_classes : c if c.metadata.name == each.key][0]
 }
+
+# GPUDirect RDMA on GKE (var.gpudirect): each RDMA subnet of the cluster becomes a Kubernetes
+# Network (a GKENetworkParamSet in device mode RDMA, and the Network that names it) that pods
+# ask for in their networking.gke.io/interfaces annotation. GKE serves both kinds on clusters
+# with multi-networking. Their fields follow GoogleCloudPlatform/gke-networking-api.
+resource "kubernetes_manifest" "rdma_params" {
+  for_each = var.gpudirect == null ? {} : { for n in var.gpudirect.networks : n.name => n }
+
+  manifest = {
+    apiVersion = "networking.gke.io/v1"
+    kind       = "GKENetworkParamSet"
+    metadata   = { name = each.key, labels = { "app.kubernetes.io/managed-by" = "gpuplat" } }
+    spec       = { vpc = each.value.vpc, vpcSubnet = each.value.subnet, deviceMode = "RDMA" }
+  }
+}
+
+resource "kubernetes_manifest" "rdma_network" {
+  for_each = var.gpudirect == null ? {} : { for n in var.gpudirect.networks : n.name => n }
+
+  manifest = {
+    apiVersion = "networking.gke.io/v1"
+    kind       = "Network"
+    metadata   = { name = each.key, labels = { "app.kubernetes.io/managed-by" = "gpuplat" } }
+    spec = {
+      type          = "Device"
+      parametersRef = { group = "networking.gke.io", kind = "GKENetworkParamSet", name = each.key }
+    }
+  }
+
+  depends_on = [kubernetes_manifest.rdma_params]
+}
+
+# The gIB installer: on every node of the RDMA accelerators, an init container copies the gIB
+# NCCL network plugin next to the driver's libraries (mounted into GPU containers at
+# /usr/local/nvidia/lib64) and its scripts and tuner configurations to /home/kubernetes/bin/gib
+# (mounted by the serving pods at /usr/local/gib); then it sleeps. As Google publishes it
+# (container-engine-accelerators, gpudirect-rdma/nccl-rdma-installer.yaml).
+resource "kubernetes_manifest" "gib_installer" {
+  count = var.gpudirect == null ? 0 : 1
+
+  manifest = {
+    apiVersion = "apps/v1"
+    kind       = "DaemonSet"
+    metadata = {
+      name      = "nccl-rdma-installer"
+      namespace = "kube-system"
+      labels    = { "k8s-app" = "nccl-rdma-installer", "app.kubernetes.io/managed-by" = "gpuplat" }
+    }
+    spec = {
+      selector       = { matchLabels = { "k8s-app" = "nccl-rdma-installer" } }
+      updateStrategy = { type = "RollingUpdate" }
+      template = {
+        metadata = { labels = { name = "nccl-rdma-installer", "k8s-app" = "nccl-rdma-installer" } }
+        spec = {
+          priorityClassName = "system-node-critical"
+          affinity = {
+            nodeAffinity = {
+              requiredDuringSchedulingIgnoredDuringExecution = {
+                nodeSelectorTerms = [{
+                  matchExpressions = [{
+                    key      = "cloud.google.com/gke-accelerator"
+                    operator = "In"
+                    values   = var.gpudirect.accelerators
+                  }]
+                }]
+              }
+            }
+          }
+          tolerations = [{ operator = "Exists" }]
+          hostNetwork = true
+          hostPID     = true
+          volumes = [
+            { name = "library-dir-host", hostPath = { path = "/home/kubernetes/bin/nvidia/lib64", type = "DirectoryOrCreate" } },
+            { name = "gib", hostPath = { path = "/home/kubernetes/bin/gib" } },
+          ]
+          initContainers = [{
+            name            = "nccl-rdma-installer"
+            image           = var.gpudirect.installer_image
+            resources       = { requests = { cpu = "150m" } }
+            securityContext = { privileged = true }
+            volumeMounts = [
+              { name = "library-dir-host", mountPath = "/usr/local/home/kubernetes/bin/nvidia/lib64" },
+              { name = "gib", mountPath = "/usr/local/home/kubernetes/bin/gib" },
+            ]
+            command = ["/bin/sh", "-c"]
+            args = [join("\n", [
+              "set -ex",
+              "/scripts/container_entry.sh install",
+              "cp -r /var/lib/gib/lib64/. /usr/local/home/kubernetes/bin/nvidia/lib64",
+              "cp -r /var/lib/gib/. /usr/local/home/kubernetes/bin/gib",
+              "echo \"installation finishes\"",
+            ])]
+          }]
+          containers = [{ name = "pause", image = var.gpudirect.pause_image }]
+        }
+      }
+    }
+  }
+}

@@ -17,19 +17,27 @@ locals {
     local.server_security,
     length(var.group.capabilities) == 0 ? {} : { capabilities = merge(local.server_security.capabilities, { add = var.group.capabilities }) },
   )
+  # Node directories the group's fabric needs (GKE GPUDirect RDMA: gIB's scripts), read-only.
+  host_mounts = var.group == null ? [] : var.group.host_mounts
+  group_server = merge(local.server, {
+    volumeMounts = concat(local.server.volumeMounts, [for m in local.host_mounts : { name = m.name, mountPath = m.mount_path, readOnly = true }])
+  })
+  group_volumes = concat(local.volumes, [for m in local.host_mounts : { name = m.name, hostPath = { path = m.host_path } }])
 
   group_pods = var.group == null ? null : {
     leader = merge(local.pod_spec, {
       containers = [merge(
-        { for k, v in local.server : k => v if !contains(["command", "args"], k) },
+        { for k, v in local.group_server : k => v if !contains(["command", "args"], k) },
         { command = var.group.leader_command, securityContext = local.group_security },
       )]
+      volumes = local.group_volumes
     })
     worker = merge(local.pod_spec, {
       containers = [merge(
-        { for k, v in local.server : k => v if !contains(concat(["command", "args"], local.leader_only), k) },
+        { for k, v in local.group_server : k => v if !contains(concat(["command", "args"], local.leader_only), k) },
         { command = var.group.worker_command, securityContext = local.group_security },
       )]
+      volumes = local.group_volumes
     })
   }
 
@@ -80,6 +88,20 @@ resource "kubernetes_manifest" "group" {
 # Workload whose pods wait behind a scheduling gate until the whole group fits the ClusterQueue,
 # which covers every resource the pods request (Kueue refuses a Workload asking for a resource
 # its queue does not cover). Planning these needs Kueue's CRDs in the cluster.
+# Topology-aware scheduling (queue.topology): Kueue places each group on nodes close together
+# by the cloud's topology labels, which the flavor names; the pod templates carry the level
+# they would rather share (var.pod.annotations).
+resource "kubernetes_manifest" "topology" {
+  count = local.queue == null ? 0 : local.queue.topology == null ? 0 : 1
+
+  manifest = {
+    apiVersion = "kueue.x-k8s.io/v1beta2"
+    kind       = "Topology"
+    metadata   = { name = local.queue.topology.name, labels = var.labels }
+    spec       = { levels = [for l in local.queue.topology.levels : { nodeLabel = l }] }
+  }
+}
+
 resource "kubernetes_manifest" "flavor" {
   count = local.queue == null ? 0 : 1
 
@@ -87,8 +109,13 @@ resource "kubernetes_manifest" "flavor" {
     apiVersion = "kueue.x-k8s.io/v1beta2"
     kind       = "ResourceFlavor"
     metadata   = { name = local.queue.flavor, labels = var.labels }
-    spec       = { nodeLabels = local.queue.node_labels }
+    spec = merge(
+      { nodeLabels = local.queue.node_labels },
+      local.queue.topology == null ? {} : { topologyName = local.queue.topology.name },
+    )
   }
+
+  depends_on = [kubernetes_manifest.topology]
 }
 
 resource "kubernetes_manifest" "cluster_queue" {

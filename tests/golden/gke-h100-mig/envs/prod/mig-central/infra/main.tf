@@ -3,7 +3,7 @@
 
 # GKE cluster mig-central
 module "cluster_mig-central" {
-  source = "../../../../modules/gke-cluster/1.5.0"
+  source = "../../../../modules/gke-cluster/1.6.0"
 
   project             = "acme-mig-prod"
   name                = "mig-central"
@@ -36,7 +36,7 @@ module "cluster_mig-central" {
 
 # GPU node pool h100-mig of mig-central: a3-highgpu-8g
 module "pool_mig-central_h100-mig" {
-  source = "../../../../modules/gke-gpu-node-pool/1.4.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.5.0"
 
   project         = module.cluster_mig-central.project
   location        = module.cluster_mig-central.location
@@ -82,7 +82,7 @@ module "pool_mig-central_h100-mig" {
 
 # GPU node pool h100-mig-spot of mig-central: a3-highgpu-8g
 module "pool_mig-central_h100-mig-spot" {
-  source = "../../../../modules/gke-gpu-node-pool/1.4.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.5.0"
 
   project         = module.cluster_mig-central.project
   location        = module.cluster_mig-central.location

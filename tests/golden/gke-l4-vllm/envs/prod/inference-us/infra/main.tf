@@ -3,7 +3,7 @@
 
 # GKE cluster inference-us
 module "cluster_inference-us" {
-  source = "../../../../modules/gke-cluster/1.5.0"
+  source = "../../../../modules/gke-cluster/1.6.0"
 
   project             = "acme-inference-prod"
   name                = "inference-us"
@@ -44,7 +44,7 @@ module "cluster_inference-us" {
 
 # GPU node pool l4-shared of inference-us: g2-standard-8
 module "pool_inference-us_l4-shared" {
-  source = "../../../../modules/gke-gpu-node-pool/1.4.0"
+  source = "../../../../modules/gke-gpu-node-pool/1.5.0"
 
   project         = module.cluster_inference-us.project
   location        = module.cluster_inference-us.location
