@@ -9,7 +9,7 @@ from pydantic import Discriminator, Field, Tag
 from gpuplat.spec.model.account import AwsAccount, AzureAccount, GcpAccount
 from gpuplat.spec.model.backend import Backend
 from gpuplat.spec.model.base import Duration, Labels, SpecModel
-from gpuplat.spec.model.ladder import RungItem
+from gpuplat.spec.model.ladder import ComputeClassSettings, RungItem
 
 Cloud = Literal["gke", "eks", "aks"]
 CapacityType = Literal["on-demand", "spot", "reservation", "flex-start", "queued"]
@@ -210,6 +210,11 @@ class NodePool(SpecModel):
         "{flex-start: {max_run_duration: 7d}}, spot].",
     )
     autoscaling: Autoscaling = Field(default_factory=Autoscaling)
+    compute_class: ComputeClassSettings | None = Field(
+        None,
+        description="GKE capacity ladders: node-pool auto-creation and the settings of the "
+        "nodes GKE creates for the pool's ComputeClass.",
+    )
     zones: list[str] | None = Field(
         None, description="Zones of the pool's nodes. Default: the cluster's zones."
     )
