@@ -201,10 +201,14 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         workload.model.load_bandwidth_mbps,
         workload.image_pull_time,
         workload.load_time_budget,
-        copied=weights.mode == "copy",
-        copy_mbps=share,
+        copied=weights.has_init,
         # A cache in memory is filled at the network's rate; on a disk, at the disk's share.
-        fill_mbps=share if weights.mode == "gcsfuse" and weights.cache_memory is None else None,
+        # A prefetched cache is filled before the server starts: a copy, read back at the
+        # network's rate (the load from the cache is not taken to be faster).
+        copy_mbps=None if weights.prefetch and weights.cache_memory is not None else share,
+        fill_mbps=share
+        if weights.mode == "gcsfuse" and weights.cache_memory is None and not weights.prefetch
+        else None,
     )
     low, high = role.low, role.high
     node_selector, class_tolerations = ladder_selector(cluster, pools)
