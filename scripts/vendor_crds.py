@@ -87,7 +87,8 @@ def extract(text: str, entry: dict[str, Any]) -> dict[str, Any]:
         for v in spec["versions"]
         if v.get("served", False)
     }
-    source = {k: v for k, v in entry.items() if k != "file"}
+    # ``serves`` says where gpuplat checks a definition, not where it was read.
+    source = {k: v for k, v in entry.items() if k not in ("file", "serves")}
     return {
         "group": spec["group"],
         "kind": spec["names"]["kind"],

@@ -24,15 +24,15 @@ def test_valid_project(tmp_path: Path) -> None:
         "on a preemption: there the preStop (readiness off, endpoints removed) takes 15s of "
         "the 15s and in-flight requests get 0s (in dev)\n"
         "valid: dev, prod\n"
-        # What the queue trigger asks for: 1079 s = node start 600 + pull 240 + copy 222 + load 17;
-        # the copy: 16.x GB through a 200 GB pd-balanced boot disk at 0.28 MiB/s per GiB = 56 MiB/s,
-        # shared by the 2 replicas a node starts at once.
+        # What the queue trigger asks for: 921 s = node start 600 + pull 240 + copy 64 + load 17;
+        # the copy: 6.5 GB through a 200 GB pd-balanced boot disk at 140 MiB/s (baseline,
+        # unverified) + 0.28 MiB/s per GiB = 196 MiB/s, shared by the 2 replicas a node starts.
         "  dev: chat on inference-us: 0..4 replicas on vllm:num_requests_waiting: ceil(sum over "
         "the pods / 4) — 8 waiting ask for 2, 16 waiting ask for 4; a replica on a new node takes "
-        "about 1079s (node start + pull + load)\n"
+        "about 921s (node start + pull + load)\n"
         "  prod: chat on inference-us: 2..16 replicas on vllm:num_requests_waiting: ceil(sum over "
         "the pods / 4) — 16 waiting ask for 4, 64 waiting ask for 16; a replica on a new node "
-        "takes about 1079s (node start + pull + load)\n"
+        "takes about 921s (node start + pull + load)\n"
     )
 
 
@@ -42,7 +42,7 @@ def test_one_environment(tmp_path: Path) -> None:
         "valid: prod\n"
         "  prod: chat on inference-us: 2..16 replicas on vllm:num_requests_waiting: ceil(sum over "
         "the pods / 4) — 16 waiting ask for 4, 64 waiting ask for 16; a replica on a new node "
-        "takes about 1079s (node start + pull + load)\n"
+        "takes about 921s (node start + pull + load)\n"
     )
 
 
@@ -66,10 +66,10 @@ def test_json_output_valid(tmp_path: Path) -> None:
         "scaling": [
             "dev: chat on inference-us: 0..4 replicas on vllm:num_requests_waiting: ceil(sum over "
             "the pods / 4) — 8 waiting ask for 2, 16 waiting ask for 4; a replica on a new node "
-            "takes about 1079s (node start + pull + load)",
+            "takes about 921s (node start + pull + load)",
             "prod: chat on inference-us: 2..16 replicas on vllm:num_requests_waiting: ceil(sum "
             "over the pods / 4) — 16 waiting ask for 4, 64 waiting ask for 16; a replica on a new "
-            "node takes about 1079s (node start + pull + load)",
+            "node takes about 921s (node start + pull + load)",
         ],
     }
 

@@ -125,9 +125,10 @@ def test_scale_to_zero_manifests(tmp_path: Path) -> None:
     assert keda[1]["spec"] == {"podIdentity": {"provider": "gcp"}}
     assert queue["metadata"]["query"] == 'sum(vllm:num_requests_waiting{namespace="chat"})'
     # The interceptor holds a request at zero for the Deployment's progress deadline:
-    # node start 600 s + pull 240 s + copy 222 s (6.5 GB through the 200 GB pd-balanced boot
-    # disk, 56 MiB/s shared by the 2 replicas a node starts) + the startup probe's 660 s.
-    assert keda[0]["spec"]["timeouts"] == {"conditionWait": f"{600 + 240 + 222 + 660}s"}
+    # node start 600 s + pull 240 s + copy 64 s (6.5 GB through the 200 GB pd-balanced boot
+    # disk, 140 + 0.28 x 200 = 196 MiB/s shared by the 2 replicas a node starts) + the startup
+    # probe's 660 s.
+    assert keda[0]["spec"]["timeouts"] == {"conditionWait": f"{600 + 240 + 64 + 660}s"}
     route = keda[0]
     assert route["metadata"]["annotations"] == {
         "httpscaledobject.keda.sh/skip-scaledobject-creation": "true"
@@ -173,9 +174,9 @@ def test_startup_probe_covers_the_estimate(tmp_path: Path) -> None:
     probe = server["startupProbe"]
     # Probes start after the 4 min pull (and the copy); the 15 min budget leaves 660 s.
     assert probe["periodSeconds"] * probe["failureThreshold"] == 900 - 240
-    # A new node (600 s) + pull 240 s + copy of 6.5 GB at the boot disk's 56 MiB/s shared by
-    # 2 replicas (222 s, slower than 400 MB/s) + the probe's 660 s.
-    assert deployment["spec"]["progressDeadlineSeconds"] == 600 + 240 + 222 + 660
+    # A new node (600 s) + pull 240 s + copy of 6.5 GB at the boot disk's 196 MiB/s shared by
+    # 2 replicas (64 s: 102.8 MB/s, slower than 400 MB/s) + the probe's 660 s.
+    assert deployment["spec"]["progressDeadlineSeconds"] == 600 + 240 + 64 + 660
     assert (
         server["livenessProbe"]["failureThreshold"] * server["livenessProbe"]["periodSeconds"] == 60
     )

@@ -27,7 +27,13 @@ from gpuplat.spec.load import load_project
 from gpuplat.workload.serving import ServingPlan, serving_plans
 from tests.parity.kube import Obj, differences, normal, typed_object
 from tests.support.realparts import provider_schema_dir
-from tests.support.specs import DRA_CLUSTER_PATCH, GKE_LADDER_PATCH, POD_PATCH, project
+from tests.support.specs import (
+    DRA_CLUSTER_PATCH,
+    FUSE_PREFETCH_PATCH,
+    GKE_LADDER_PATCH,
+    POD_PATCH,
+    project,
+)
 from tests.support.standin import build_stand_ins, run
 
 pytestmark = pytest.mark.terraform
@@ -60,6 +66,7 @@ CASES = [
     ("akscopy", "aks-a100-vllm", (("      mount: blobfuse ", "      mount: copy "),)),
     ("ladder", "gke-l4-vllm", GKE_LADDER_PATCH),
     ("memcache", "gke-h100-mig", MEMCACHE_PATCH),
+    ("prefetch", "gke-h100-mig", FUSE_PREFETCH_PATCH),
 ]
 MODULES = ("model-server", "scale-to-zero")
 

@@ -49,6 +49,14 @@ POD_PATCH = (
 )
 """Environment values from a Secret and a ConfigMap key, extra pod labels and annotations."""
 
+FUSE_PREFETCH_PATCH = (
+    (
+        "      load_bandwidth_mbps: 800\n",
+        "      load_bandwidth_mbps: 800\n      fuse_prefetch: true\n",
+    ),
+)
+"""gke-h100-mig's Cloud Storage FUSE weights read once by an init container before the server."""
+
 GKE_LADDER_PATCH = (
     (
         "        capacity:\n          type: spot\n",

@@ -90,8 +90,20 @@ def test_gke_compute_class_and_node_pools_match_rung_by_rung(gke: Path) -> None:
 def test_gke_compute_class_passes_every_vendored_computeclass_crd(gke: Path) -> None:
     """The rendered class, read back from the platform root, against GKE's own CRDs."""
     platform = next(iter(modules(gke / "platform" / "main.tf").values()))
+    cls = platform["compute_classes"][0]
+    # The class names the minor it was rendered for, and is checked against the CRD it serves.
+    minor = cls["metadata"]["labels"][crds.MINOR_LABEL]
     result = crds.Result()
-    assert crds.check_object(platform["compute_classes"][0], result) == []
+    assert crds.check_object(cls, result) == []
+    releases = {release for _, _, release in result.coverage.tallies} - {"documented"}
+    major, _, number = minor.partition(".")
+    serving = crds.lookup("cloud.google.com/v1", "ComputeClass", (int(major), int(number)))
+    assert releases == {d.release for d in serving}
+    assert len(releases) == 1
+    # Nothing version-bound in it: it passes every vendored CRD as well.
+    unbound = {**cls, "metadata": {"name": cls["metadata"]["name"]}}
+    result = crds.Result()
+    assert crds.check_object(unbound, result) == []
     releases = {release for _, _, release in result.coverage.tallies} - {"documented"}
     assert releases == {d.release for d in crds.lookup("cloud.google.com/v1", "ComputeClass")}
     assert len(releases) == 3
@@ -116,7 +128,7 @@ def test_compute_class_problems_are_found_before_render() -> None:
     bad = ComputeClass("c", (PriorityRule(("a",)), PriorityRule(("a",)), PriorityRule(())))
     assert bad.problems() == [
         "priorities[1]: node pool a is named by an earlier rule",
-        "priorities[2]: a rule names no node pool",
+        "priorities[2]: a rule names no node pool and no machine",
     ]
 
 

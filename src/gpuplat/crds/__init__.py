@@ -9,9 +9,10 @@ schema stand-in (``tools/schema-provider``) loads it in its own virtualenv.
 from gpuplat.crds.catalog import Definition, DocumentedRule, definitions, documented, lookup
 from gpuplat.crds.check import Finding, Result, check_object, identity
 from gpuplat.crds.tally import Coverage, Tally
-from gpuplat.crds.values import Unknown, dotted, is_custom
+from gpuplat.crds.values import MINOR_LABEL, Unknown, dotted, is_custom
 
 __all__ = [
+    "MINOR_LABEL",
     "Coverage",
     "Definition",
     "DocumentedRule",

@@ -1,7 +1,9 @@
 """The vendored CRDs and the documented rules, as loaded from ``crds/data``.
 
 A kind may have several vendored definitions (GKE serves a different ComputeClass CRD on each
-minor): an object is checked against each, and must pass them all.
+minor). A definition may say which minors serve it (``serves``): an object bound for a cluster of
+a known minor is checked against the definitions serving that minor; otherwise against each, and
+must pass them all.
 """
 
 from __future__ import annotations
@@ -40,6 +42,17 @@ class Definition:
     """What serves it: ``GKE 1.34``, ``keda chart 2.20.2``."""
     schema: Schema = field(repr=False, compare=False)
     source: Source
+    serves: tuple[str, ...] = ()
+    """Minors that serve it: ``1.33``, or ``1.35+`` for that minor and later; empty: any."""
+
+    def serves_minor(self, minor: tuple[int, int]) -> bool:
+        """True when a cluster of this ``(major, minor)`` serves the definition."""
+        for served in self.serves:
+            major, _, rest = served.partition(".")
+            low = (int(major), int(rest.rstrip("+")))
+            if low == minor or (served.endswith("+") and minor >= low):
+                return True
+        return False
 
     @property
     def api_version(self) -> str:
@@ -88,15 +101,28 @@ def definitions() -> tuple[Definition, ...]:
         where = f"{entry['repository']} {entry['ref']} ({entry['commit'][:12]}) {entry['path']}"
         source = Source(where, str(entry["read"]))
         for version, schema in sorted(doc["versions"].items()):
+            serves = tuple(str(m) for m in entry.get("serves", ()))
             out.append(
-                Definition(doc["group"], doc["kind"], version, entry["release"], schema, source)
+                Definition(
+                    doc["group"], doc["kind"], version, entry["release"], schema, source, serves
+                )
             )
     return tuple(out)
 
 
-def lookup(api_version: str, kind: str) -> tuple[Definition, ...]:
-    """The vendored definitions of one apiVersion and kind (empty when none is vendored)."""
-    return tuple(d for d in definitions() if d.api_version == api_version and d.kind == kind)
+def lookup(
+    api_version: str, kind: str, minor: tuple[int, int] | None = None
+) -> tuple[Definition, ...]:
+    """The vendored definitions of one apiVersion and kind (empty when none is vendored).
+
+    With ``minor``, only those a cluster of that minor serves, when any says it does; every
+    definition of the kind when none does (a minor older or newer than what is vendored).
+    """
+    found = tuple(d for d in definitions() if d.api_version == api_version and d.kind == kind)
+    if minor is None:
+        return found
+    served = tuple(d for d in found if d.serves_minor(minor))
+    return served or found
 
 
 def known_kinds() -> list[str]:

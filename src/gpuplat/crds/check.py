@@ -11,7 +11,7 @@ from typing import Literal
 from gpuplat.crds import catalog, cel, structural
 from gpuplat.crds.catalog import Definition, DocumentedRule
 from gpuplat.crds.tally import Coverage
-from gpuplat.crds.values import Path, dotted, is_custom
+from gpuplat.crds.values import MINOR_LABEL, Path, dotted, is_custom
 
 Layer = Literal["schema", "crd-rule", "documented", "no-crd"]
 CODES: dict[Layer, str] = {
@@ -71,10 +71,22 @@ def identity(obj: object) -> tuple[str, str] | None:
     return (api_version, kind) if is_custom(api_version) else None
 
 
+def rendered_for(obj: dict[str, object]) -> tuple[int, int] | None:
+    """The ``(major, minor)`` an object's :data:`MINOR_LABEL` names, if any."""
+    meta = obj.get("metadata")
+    labels = meta.get("labels") if isinstance(meta, dict) else None
+    value = labels.get(MINOR_LABEL) if isinstance(labels, dict) else None
+    if not isinstance(value, str):
+        return None
+    major, _, minor = value.partition(".")
+    return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else None
+
+
 def check_object(
     obj: dict[str, object],
     result: Result,
     objects: Sequence[dict[str, object]] | None = None,
+    minor: tuple[int, int] | None = None,
 ) -> list[Finding]:
     """Check one object; add its findings and coverage to ``result`` and return the findings.
 
@@ -88,7 +100,7 @@ def check_object(
     if ident is None:
         return []
     api_version, kind = ident
-    definitions = catalog.lookup(api_version, kind)
+    definitions = catalog.lookup(api_version, kind, minor or rendered_for(obj))
     found: dict[tuple[Path, Layer, str], list[str]] = {}
     if not definitions:
         message = (

@@ -11,6 +11,11 @@ Key = str | int
 Path = tuple[Key, ...]
 
 
+MINOR_LABEL = "gpuplat.dev/kubernetes-minor"
+"""Label of an object rendered for one Kubernetes minor (``1.35``): where no caller names the
+cluster's minor, the object is checked against the definitions that minor serves."""
+
+
 @dataclass(frozen=True)
 class Unknown:
     """A value the check cannot know: an expression, or a value Terraform computes later."""

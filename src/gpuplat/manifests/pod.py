@@ -126,7 +126,7 @@ def pod_spec(plan: ServingPlan) -> Obj:
     }
     if plan.node_selector:
         pod["nodeSelector"] = dict(plan.node_selector)
-    if weights.mode == "copy":
+    if weights.has_init:
         pod["initContainers"] = [
             {
                 "name": "fetch-weights",

@@ -56,6 +56,7 @@ def _weights(weights: Weights) -> dict[str, object]:
     out: dict[str, object] = {"mode": weights.mode, "mount_path": weights.mount_path}
     if weights.mode == "copy":
         out["size_limit"] = weights.size_limit
+    if weights.has_init:
         init: dict[str, object] = {
             "image": weights.init_image,
             "command": list(weights.init_command),

@@ -76,6 +76,8 @@ class LadderRung:
     project: str | None = None
     max_run_duration: int | None = None
     capacity_block: str | None = None
+    priority_score: int | None = None
+    """GKE: the rung's priorityScore in its ComputeClass, when the spec gives one."""
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,7 @@ def _ladder(cluster: Cluster, pool: NodePool, namer: RungNamer) -> Ladder:
                 written.project,
                 run,
                 written.capacity_block,
+                written.priority_score,
             )
         )
     return Ladder(pool, tuple(rungs), cap_nodes, cap_gpus)

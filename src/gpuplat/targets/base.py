@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from gpuplat import catalog
 from gpuplat.catalog import GpuModel, Shape
-from gpuplat.hcl.writer import Raw
 from gpuplat.labels import DEVICE_PLUGIN_CONFIG_LABEL, MIG_CONFIG_LABEL, POOL_LABEL, SHARED_MODES
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import RUNG_LABEL, Ladder, LadderRung, dashed
@@ -25,6 +24,7 @@ from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets.addressing import AddressHooks
 from gpuplat.targets.billing import BillingHooks
 from gpuplat.targets.fabric import FabricHooks
+from gpuplat.targets.ladderhooks import LadderHooks
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlanHooks, PlannedPool
 from gpuplat.targets.scaling import ScalingHooks
@@ -110,7 +110,9 @@ SYSTEM_GROUP = "<system>"
 """How :attr:`LadderPlatform.priorities` names a cluster's system node group."""
 
 
-class Target(CalendarHooks, ScalingHooks, PlanHooks, FabricHooks, BillingHooks, AddressHooks):
+class Target(
+    CalendarHooks, ScalingHooks, PlanHooks, FabricHooks, BillingHooks, AddressHooks, LadderHooks
+):
     """One cloud. Subclasses set the class attributes and override the hooks they need (the
     support calendar, the bill's other lines, autoscaling, plans and fabrics live in mixins)."""
 
@@ -305,27 +307,9 @@ class Target(CalendarHooks, ScalingHooks, PlanHooks, FabricHooks, BillingHooks, 
             labels[RUNG_LABEL] = rung.name
         return dict(sorted(labels.items()))
 
-    def rung_taints(self, ladder: Ladder) -> tuple[dict[str, str], ...]:
-        """Taints the cloud's ladder needs on every rung's nodes (beyond the pool's own)."""
-        return ()
-
     def ladder_platform(self, spec: Spec, cluster: Cluster) -> LadderPlatform:
         """What the platform stage renders for the cluster's ladders (nothing by default)."""
         return LadderPlatform()
-
-    def group_pattern(self, cluster: Cluster, group: str) -> Raw | str:
-        """The priority expander's pattern of exactly one node group of the cluster: a rendered
-        node pool of :attr:`LadderPlatform.priorities`, or :data:`SYSTEM_GROUP`.
-
-        A literal regular expression, or an expression the platform root evaluates (a name
-        read from the infra stage's state). Only clouds whose ``ladder_platform`` returns
-        priorities are asked.
-        """
-        raise NotImplementedError
-
-    def ladder_selector(self, ladder: Ladder) -> tuple[dict[str, str], tuple[dict[str, str], ...]]:
-        """Node selector and tolerations a workload on a ladder needs (none by default)."""
-        return {}, ()
 
     # --------------------------------------------------------------- roots and plans
 

@@ -20,11 +20,12 @@ from gpuplat.spec.roles import bounds, on
 from gpuplat.targets import device_plugin, target
 from gpuplat.targets.fabric import HostMount
 from gpuplat.workload.budget import StartupBudget, startup_budget
-from gpuplat.workload.capacity import left_for, pool_units
+from gpuplat.workload.capacity import left_for
 from gpuplat.workload.diskshare import disk_share_mbps
 from gpuplat.workload.fabric import group_setting
 from gpuplat.workload.group import GroupPlan, hugepages_note, memory_beside, plan_group
 from gpuplat.workload.health import Probes, probes
+from gpuplat.workload.ladders import gpu_quota, ladder_selector, placement
 from gpuplat.workload.resources import replica_resources
 from gpuplat.workload.rollout import Rollout, recreate, rollout, running_at_rollout
 from gpuplat.workload.scaling import (
@@ -205,13 +206,18 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         workload.model.load_bandwidth_mbps,
         workload.image_pull_time,
         workload.load_time_budget,
-        copied=weights.mode == "copy",
-        copy_mbps=share,
+        copied=weights.has_init,
         # A cache in memory is filled at the network's rate; on a disk, at the disk's share.
-        fill_mbps=share if weights.mode == "gcsfuse" and weights.cache_memory is None else None,
+        # A prefetched cache is filled before the server starts: a copy, read back at the
+        # network's rate (the load from the cache is not taken to be faster).
+        copy_mbps=None if weights.prefetch and weights.cache_memory is not None else share,
+        fill_mbps=share
+        if weights.mode == "gcsfuse" and weights.cache_memory is None and not weights.prefetch
+        else None,
     )
     low, high = role.low, role.high
-    node_selector, class_tolerations = _ladder_selector(cluster, pools)
+    node_selector, class_tolerations = ladder_selector(cluster, pools)
+    pool_label, pool_values = placement(cluster, pools)
     fits, capacity_text = left_for(spec, workload, cluster)
     fixed = autoscale_kind(workload, low, high) == "none"
     running = running_at_rollout(low, high, scaled=not fixed)
@@ -276,11 +282,12 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         replicas_max=high,
         gpu_count=workload.gpus,
         dra=device_plugin(spec, cluster) == "dra",
-        pools=tuple(p.name for p in pools),
-        preferred=_preferred(pools),
+        pools=pool_values,
+        pool_label=pool_label,
+        preferred=_preferred(pools) if pool_label == POOL_LABEL else (),
         tolerations=_tolerations(cluster, pools) + class_tolerations,
         node_selector=node_selector,
-        gpu_quota=_gpu_quota(cluster, pools, dra=device_plugin(spec, cluster) == "dra"),
+        gpu_quota=gpu_quota(cluster, pools, dra=device_plugin(spec, cluster) == "dra"),
         cpu=resources.cpu,
         memory=memory_beside(
             resources.memory, fabric.resources, explicit=workload.resources.memory is not None
@@ -329,33 +336,6 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         topology=setting.topology,
         load_balancer=server_address(workload, cluster.cloud),
     )
-
-
-def _ladder_selector(
-    cluster: Cluster, pools: list[NodePool]
-) -> tuple[dict[str, str], tuple[dict[str, str], ...]]:
-    """What the pods add to land on their pools' ladders (the checks allow one ladder then)."""
-    cloud = target(cluster.cloud)
-    selector: dict[str, str] = {}
-    tolerations: tuple[dict[str, str], ...] = ()
-    for pool in pools:
-        more, tolerated = cloud.ladder_selector(cloud.ladder(cluster, pool))
-        selector.update(more)
-        tolerations += tolerated
-    return dict(sorted(selector.items())), tolerations
-
-
-def _gpu_quota(cluster: Cluster, pools: list[NodePool], *, dra: bool) -> int | None:
-    """The GPU requests a namespace may hold: what its pools' ladders allow at their cap.
-
-    Each rung's node pool may alone grow to the whole cap (the rungs above it may have nothing),
-    so the node pools together could exceed it; the quota holds the workload to the cap. A DRA
-    claim requests no ``nvidia.com/gpu``, so there is nothing to count.
-    """
-    ladders = [target(cluster.cloud).ladder(cluster, p) for p in pools]
-    if dra or not any(lad.is_ladder for lad in ladders):
-        return None
-    return sum(pool_units(cluster, lad.pool) for lad in ladders)
 
 
 def _model_path(text: str, weights: Weights) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from gpuplat import targets
@@ -28,6 +28,13 @@ GCLOUD_IMAGE = "gcr.io/google.com/cloudsdktool/google-cloud-cli:530.0.0-slim"
 AWS_CLI_IMAGE = "amazon/aws-cli:2.27.0"
 CURL_IMAGE = "curlimages/curl:8.11.1"
 AZCOPY_IMAGE = "mcr.microsoft.com/azure-storage/azcopy:10.24.0"
+# The Cloud Storage FUSE prefetch needs a shell, find and cat, nothing else.
+PREFETCH_IMAGE = "busybox:1.37.0"
+PREFETCH_REQUESTS = {"cpu": "250m", "memory": "64Mi"}
+PREFETCH_LIMITS = {"memory": "64Mi"}
+"""What the prefetch asks for: reading a file into /dev/null holds no weights in memory (the
+page cache and the FUSE sidecar's downloads are not the container's), and an init container's
+requests do not add to the server's."""
 # Options for mostly sequential multi-GB reads: parallel downloads into a file cache, no
 # metadata expiry (weights do not change under a running server), and wide read-ahead. The
 # cache's size is bounded per workload (fuse_cache_gib): it lives on the node's boot disk, one
@@ -125,6 +132,14 @@ class Weights:
     """gcsfuse with its file cache in memory: the size of the RAM-backed cache volume."""
     cache_memory_mib: int = 0
     """The same in MiB: what the FUSE sidecar requests beyond its own memory."""
+    prefetch: bool = False
+    """gcsfuse: an init container reads the model through the mount (``init_*``) to fill the
+    file cache before the server starts."""
+
+    @property
+    def has_init(self) -> bool:
+        """An init container runs before the server: the copy, or the FUSE prefetch."""
+        return self.mode == "copy" or self.prefetch
 
 
 def model_path(model: ModelWeights) -> str:
@@ -190,7 +205,7 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
             # limited, so a runaway cache evicts its own pod, not its neighbours.
             annotations["gke-gcsfuse/ephemeral-storage-request"] = cache
             annotations["gke-gcsfuse/ephemeral-storage-limit"] = cache
-        return Weights(
+        mounted = Weights(
             "gcsfuse",
             model.source,
             target,
@@ -202,6 +217,7 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
             cache_memory=cache if memory else None,
             cache_memory_mib=cache_mib,
         )
+        return _prefetched(mounted) if model.fuse_prefetch else mounted
     size_limit = f"{copy_size_gib(model.size_gb)}Gi"
     image, command = _copier(scheme, model.source, target, workload.image)
     return Weights(
@@ -213,6 +229,24 @@ def weights_for(workload: Workload, cluster: Cluster) -> Weights:
         command,
         size_limit,
         annotations=local_volume_annotations(cluster),
+    )
+
+
+def _prefetched(weights: Weights) -> Weights:
+    """The mount, with an init container that reads every file of the model once through it.
+
+    GKE's webhook injects the FUSE sidecar as the pod's first init container (a native sidecar,
+    restartPolicy Always), so the mount is served when this one runs; each file is read whole,
+    with the mount's parallel downloads per file, into the sidecar's file cache.
+    """
+    script = f"find {weights.model_path} -type f -exec cat {{}} + > /dev/null"
+    return replace(
+        weights,
+        prefetch=True,
+        init_image=PREFETCH_IMAGE,
+        init_command=("sh", "-c", script),
+        init_requests=dict(PREFETCH_REQUESTS),
+        init_limits=dict(PREFETCH_LIMITS),
     )
 
 

@@ -106,7 +106,7 @@ module "serve_chat_inference-us" {
       },
     ]
   }
-  # Startup: probes start after the image pull (240s) and the weights copy (222s); the server loads the weights in about 17s. The startup probe allows 10s x 66 = 660s: what load_time_budget 900s leaves after the pull. The progress deadline, 1722s, adds a new node's start (600s), the pull and the copy to it.
+  # Startup: probes start after the image pull (240s) and the weights copy (64s); the server loads the weights in about 17s. The startup probe allows 10s x 66 = 660s: what load_time_budget 900s leaves after the pull. The progress deadline, 1564s, adds a new node's start (600s), the pull and the copy to it.
   probes = {
     liveness = {
       failure_threshold = 6
@@ -166,14 +166,14 @@ module "serve_chat_inference-us" {
   rollout = {
     max_surge                 = 0
     max_unavailable           = 1
-    progress_deadline_seconds = 1722
+    progress_deadline_seconds = 1564
     revision_history_limit    = 5
   }
 
   depends_on = [module.weights_chat_inference-us]
 }
 
-# Autoscaling of chat on inference-us (one KEDA ScaledObject): 2..16 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 1079s (node start + pull + load): scale-up waits 60s, scale-down 1079s and removes 1 per 300s.
+# Autoscaling of chat on inference-us (one KEDA ScaledObject): 2..16 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 921s (node start + pull + load): scale-up waits 60s, scale-down 921s and removes 1 per 300s.
 module "zero_chat_inference-us" {
   source = "../../../../modules/scale-to-zero/3.3.0"
   providers = {
@@ -192,7 +192,7 @@ module "zero_chat_inference-us" {
     max = 16
     min = min(16, max(2, lookup(var.failover_floor, "serve_chat_inference-us", 0)))
   }
-  cooldown_seconds         = 1079
+  cooldown_seconds         = 921
   polling_interval_seconds = 15
   behavior = {
     down = {
@@ -200,7 +200,7 @@ module "zero_chat_inference-us" {
       type          = "Pods"
       value         = 1
     }
-    down_window_seconds = 1079
+    down_window_seconds = 921
     up = {
       periodSeconds = 60
       type          = "Pods"

@@ -52,11 +52,10 @@ def check(
     if needed <= workload.load_time_budget:
         return
     what = "fill their Cloud Storage FUSE file caches" if mode == "gcsfuse" else "copy weights"
-    disk = pool.disk
     yield loc.warning(
         (*base, "load_time_budget"),
         f'{n} replica(s) a new node of pool "{pool.name}" in cluster "{cluster.name}" starts '
-        f"at once {what} through its {disk.size_gb} GB boot disk{_kind(pool)}: "
+        f"at once {what} through its {_disk(pool)}: "
         f"startup needs about {format_duration(needed)}, more than load_time_budget "
         f"{format_duration(workload.load_time_budget)}",
         _hint(cluster, pool),
@@ -70,11 +69,16 @@ def check(
     )
 
 
-def _kind(pool: NodePool) -> str:
-    return f" ({pool.disk.type})" if pool.disk.type else ""
+def _disk(pool: NodePool) -> str:
+    disk = pool.disk
+    if disk.local_ssd_count:
+        return f"{disk.local_ssd_count} local SSDs"
+    return f"{disk.size_gb} GB boot disk" + (f" ({disk.type})" if disk.type else "")
 
 
 def _hint(cluster: Cluster, pool: NodePool) -> str:
+    if pool.disk.local_ssd_count:
+        return "start fewer replicas on a node, or raise load_time_budget"
     shape = catalog.shape(cluster.cloud, pool.machine_type)
     bundled = shape.nvme_disks if shape is not None else None
     if bundled and target(cluster.cloud).local_ssd_ephemeral:

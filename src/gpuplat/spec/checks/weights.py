@@ -132,6 +132,12 @@ def _fuse_settings(model: ModelWeights, path: KeyPath, loc: Locator) -> Iterator
             f"fuse_cache is the Cloud Storage FUSE file cache; mount is {model.mount}",
             "remove it, or use mount: gcsfuse",
         )
+    if model.fuse_prefetch and not gcsfuse:
+        yield loc.error(
+            (*path, "fuse_prefetch"),
+            f"fuse_prefetch fills the Cloud Storage FUSE file cache; mount is {model.mount}",
+            "remove it, or use mount: gcsfuse",
+        )
     for i, option in enumerate(model.fuse_mount_options):
         where = (*path, "fuse_mount_options", i)
         name = option.split("=", 1)[0]

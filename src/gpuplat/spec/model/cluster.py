@@ -9,8 +9,9 @@ from pydantic import Discriminator, Field, Tag
 from gpuplat.spec.model.account import AwsAccount, AzureAccount, GcpAccount
 from gpuplat.spec.model.backend import Backend
 from gpuplat.spec.model.base import Duration, Labels, SpecModel
+from gpuplat.spec.model.disk import Disk, SecondaryBootDisk
 from gpuplat.spec.model.gpudirect import GpuDirect
-from gpuplat.spec.model.ladder import RungItem
+from gpuplat.spec.model.ladder import ComputeClassSettings, RungItem
 
 Cloud = Literal["gke", "eks", "aks"]
 CapacityType = Literal["on-demand", "spot", "reservation", "flex-start", "queued"]
@@ -118,26 +119,6 @@ class Taint(SpecModel):
     )
 
 
-class Disk(SpecModel):
-    """Boot disk of each node. GPU images and model weights are large: size it generously."""
-
-    size_gb: int = Field(200, ge=10, description="Boot disk size in GB.")
-    type: str | None = Field(
-        None,
-        description="Disk type: GKE pd-balanced / pd-ssd / hyperdisk-balanced, EBS gp3 / io2, "
-        "AKS Managed / Ephemeral (on the VM's temporary disk). Default: the cloud's balanced "
-        "SSD (AKS: Managed).",
-    )
-    local_ssd_count: int | None = Field(
-        None,
-        ge=1,
-        description="GKE: local NVMe SSDs (375 GB each) that hold the node's ephemeral storage "
-        "(emptyDirs, container layers, Cloud Storage FUSE file caches) instead of the boot "
-        "disk. Machine types that come with local SSDs take exactly their own count "
-        "(a3-highgpu-8g 16, a3-ultragpu-8g 32). Changing it replaces the pool's nodes.",
-    )
-
-
 class Sharing(SpecModel):
     """How containers share a node's GPUs."""
 
@@ -169,21 +150,6 @@ class Driver(SpecModel):
     )
 
 
-class SecondaryBootDisk(SpecModel):
-    """A disk GKE creates beside each node's boot disk from a disk image you built beforehand."""
-
-    disk_image: str = Field(
-        description="The Compute Engine disk image: projects/<project>/global/images/<name> "
-        "(or global/images/<name> in the cluster's project)."
-    )
-    mode: Literal["container-image-cache", "data"] = Field(
-        "container-image-cache",
-        description="container-image-cache: containerd reads the images preloaded on it, so a "
-        "new node does not pull them; data: the disk is only attached (mounted for pods by "
-        "you).",
-    )
-
-
 class NodePool(SpecModel):
     """A pool of identical GPU nodes."""
 
@@ -211,6 +177,11 @@ class NodePool(SpecModel):
         "{flex-start: {max_run_duration: 7d}}, spot].",
     )
     autoscaling: Autoscaling = Field(default_factory=Autoscaling)
+    compute_class: ComputeClassSettings | None = Field(
+        None,
+        description="GKE capacity ladders: node-pool auto-creation and the settings of the "
+        "nodes GKE creates for the pool's ComputeClass.",
+    )
     zones: list[str] | None = Field(
         None, description="Zones of the pool's nodes. Default: the cluster's zones."
     )

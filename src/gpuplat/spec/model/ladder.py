@@ -88,6 +88,39 @@ class Rung(SpecModel):
     zones: list[str] | None = Field(
         None, description="This rung's zones, when not the pool's (e.g. a reservation's zone)."
     )
+    priority_score: int | None = Field(
+        None,
+        ge=1,
+        le=1000,
+        description="GKE: this rung's priorityScore in the pool's ComputeClass (1-1000; a "
+        "higher score is tried first, rungs of one score in the order written). Needs GKE "
+        "1.35 or later.",
+    )
+
+
+class ComputeClassSettings(SpecModel):
+    """GKE: what a laddered pool's ComputeClass says beyond the order of its rungs."""
+
+    auto_create: bool = Field(
+        False,
+        description="Let GKE create node pools for the rungs (nodePoolAutoCreation, GKE "
+        "1.33.3-gke.1136000 or later): each rung becomes a rule of its machine, GPUs and "
+        "capacity instead of naming gpuplat's node pool, which stays and is scaled first "
+        "where it matches. False: GKE only scales gpuplat's node pools.",
+    )
+    max_pods_per_node: int | None = Field(
+        None,
+        ge=8,
+        le=256,
+        description="Most pods on each node GKE creates for the class (8-256; GKE 1.33 or "
+        "later). Only with auto_create.",
+    )
+    node_recycling: Duration | None = Field(
+        None,
+        description="Flex-start rungs: start a replacement node this long before a node "
+        "reaches its max_run_duration (nodeRecycling.leadTimeSeconds; GKE 1.33 or later). "
+        "Only with auto_create.",
+    )
 
 
 def _word_or_mapping(value: object) -> str:
@@ -100,4 +133,13 @@ RungItem = Annotated[
 ]
 """A rung as written: a word or a mapping (one branch is tried, so errors name one problem)."""
 
-__all__ = ["RUNG_KINDS", "FlexStart", "Marker", "Rung", "RungItem", "RungWord", "Spot"]
+__all__ = [
+    "RUNG_KINDS",
+    "ComputeClassSettings",
+    "FlexStart",
+    "Marker",
+    "Rung",
+    "RungItem",
+    "RungWord",
+    "Spot",
+]

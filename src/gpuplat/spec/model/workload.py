@@ -48,6 +48,13 @@ class ModelWeights(SpecModel):
         "RAM-backed volume (the sidecar's gke-gcsfuse-cache, as accelerated-platforms mounts "
         "it), counted in the replica's memory request, nothing written to a disk.",
     )
+    fuse_prefetch: bool = Field(
+        False,
+        description="gcsfuse: an init container reads every file of the model through the "
+        "mount before the server starts, filling the file cache (accelerated-platforms' "
+        "prefetch), so the server's load reads from the cache. The fill is then counted as a "
+        "copy before the probes start.",
+    )
     fuse_mount_options: list[str] = Field(
         default_factory=list,
         description="gcsfuse: more Cloud Storage FUSE mount options, after gpuplat's (e.g. "

@@ -22,7 +22,16 @@ from gpuplat.targets.base import (
     Target,
 )
 from gpuplat.targets.fabric import GroupFabric
-from gpuplat.targets.gke import calendar, checks, fabric, fabric_checks, infra, ladder, node
+from gpuplat.targets.gke import (
+    calendar,
+    checks,
+    classsettings,
+    fabric,
+    fabric_checks,
+    infra,
+    ladder,
+    node,
+)
 from gpuplat.targets.gke.computeclass import CLASS_LABEL
 from gpuplat.targets.node_reserve import EphemeralDisk, Reserve
 from gpuplat.targets.planvalues import PlannedPool
@@ -132,6 +141,8 @@ class GKE(Target):
         ),
         Setting(("node_pools", "*", "capacity", "reservation_project")),
         Setting(("node_pools", "*", "autoscaling", "when_unavailable")),
+        Setting(("node_pools", "*", "compute_class")),
+        Setting(("node_pools", "*", "capacity", "*", "priority_score")),
     )
     managed_dcgm = True
     operator_mig_strategy = None
@@ -202,6 +213,7 @@ class GKE(Target):
         yield from checks.local_ssds(pool, base, loc)
         yield from checks.secondary_boot_disks(pool, base, loc)
         yield from fabric_checks.pool(spec, cluster, pool, base, loc)
+        yield from classsettings.not_a_ladder(pool, base, loc)
         if (cap := single_capacity(pool)) is not None:
             yield from checks.named_reservation(cap, (*base, "capacity", "type"), loc)
         auto = pool.autoscaling
@@ -237,6 +249,7 @@ class GKE(Target):
         self, spec: Spec, cluster: Cluster, ladder_: Ladder, base: KeyPath, loc: Locator
     ) -> Iterator[Diagnostic]:
         yield from ladder.check(spec, cluster, ladder_, base, loc)
+        yield from classsettings.check(cluster, ladder_, self.device_plugin(spec), base, loc)
         for rung in ladder_.rungs:
             cap = rung.pool.capacity
             assert not isinstance(cap, list)  # a rung's node pool has one capacity type
@@ -262,6 +275,10 @@ class GKE(Target):
 
     def ladder_selector(self, ladder_: Ladder) -> tuple[dict[str, str], tuple[dict[str, str], ...]]:
         return ladder.selector(ladder_) if ladder_.is_ladder else ({}, ())
+
+    def ladder_placement(self, ladder_: Ladder) -> tuple[str, str] | None:
+        # Nodes GKE creates for the class carry its label, never gpuplat's pool label.
+        return (CLASS_LABEL, ladder.class_name(ladder_)) if ladder.auto_create(ladder_) else None
 
     def attached_gpus(self, pool: NodePool) -> tuple[str, int] | None:
         # N1 hosts: the spec names the attached GPU and its count; GCE prices them per GPU.

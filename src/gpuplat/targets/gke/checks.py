@@ -279,6 +279,16 @@ def workloads(spec: Spec, cluster: Cluster, loc: Locator) -> Iterator[Diagnostic
                 "serve from on-demand, spot, reservation or flex-start pools; queued pools are "
                 "for batch jobs admitted by Kueue with a ProvisioningRequest",
             )
+        created = [p.name for p in pools if p.compute_class and p.compute_class.auto_create]
+        if created and len(pools) > 1:
+            key = "pool" if workload.pool is not None else "accelerator"
+            yield loc.error(
+                (*base, key),
+                f'pool "{created[0]}" lets GKE create its nodes, which carry its ComputeClass\'s '
+                "label and not gpuplat's pool label: its workloads are placed by the class "
+                f"alone, so they run on that pool only, not also on {len(pools) - 1} other(s)",
+                f"set pool: {created[0]}, or remove compute_class.auto_create",
+            )
         if workload.model.source.startswith("s3://"):
             yield loc.error(
                 (*base, "model", "source"),

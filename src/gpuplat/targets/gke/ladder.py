@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpuplat import catalog
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, Spec
-from gpuplat.spec.resolve import version_tuple, workload_pools
-from gpuplat.targets.gke.computeclass import CLASS_LABEL, ComputeClass, PriorityRule
+from gpuplat.spec.resolve import resolve_pool, version_tuple, workload_pools
+from gpuplat.targets.gke.classsettings import floor, refused_here
+from gpuplat.targets.gke.computeclass import CLASS_LABEL, ComputeClass, PriorityRule, Reservation
 from gpuplat.workload.budget import NODE_START_SECONDS
 
 KINDS = ("reservation", "on-demand", "flex-start", "spot")
@@ -45,27 +45,80 @@ def start_to_serve(spec: Spec, cluster: Cluster, ladder: Ladder) -> int:
     return NODE_START_SECONDS + max(budgets, default=0)
 
 
-def rule(rung: LadderRung) -> PriorityRule:
-    """The priority rule of one rung: the node pool it renders, and nothing else.
+DRIVER_VERSIONS = {"DEFAULT": "default", "LATEST": "latest"}
+"""The node pool's managed driver channel -> a ComputeClass rule's ``gpu.driverVersion``."""
 
-    A ``nodepools`` rule takes no other field; the rung's capacity (reservation, spot,
-    flex-start and its run duration) is the node pool's own configuration.
+
+def auto_create(ladder: Ladder) -> bool:
+    """Whether GKE may create node pools for the ladder's ComputeClass."""
+    settings = ladder.pool.compute_class
+    return ladder.is_ladder and settings is not None and settings.auto_create
+
+
+def rule(cluster: Cluster, ladder: Ladder, rung: LadderRung) -> PriorityRule:
+    """The priority rule of one rung.
+
+    Without auto-creation: the node pool it renders (and its score), nothing else — a
+    ``nodepools`` rule takes no other field; the rung's capacity is the node pool's own
+    configuration. With it: the rung's machine, GPUs and capacity, which GKE creates node pools
+    of, and the settings of those nodes.
     """
-    return PriorityRule(nodepools=(rung.pool.name,))
+    if not auto_create(ladder):
+        return PriorityRule(nodepools=(rung.pool.name,), priority_score=rung.priority_score)
+    settings = ladder.pool.compute_class
+    assert settings is not None  # auto_create() said so
+    pool = rung.pool
+    gpu = resolve_pool(cluster, pool)
+    flex = rung.kind == "flex-start"
+    reservation = None
+    if rung.kind == "reservation" and rung.reservation is not None:
+        reservation = Reservation(rung.reservation, rung.project, rung.block)
+    return PriorityRule(
+        priority_score=rung.priority_score,
+        machine_type=pool.machine_type,
+        gpu_type=gpu.accelerator,
+        gpu_count=gpu.gpus_per_node,
+        driver_version="autoinstall-disabled"
+        if pool.driver.install == "none"
+        else DRIVER_VERSIONS[pool.driver.version],
+        spot=rung.kind == "spot",
+        flex_start=flex,
+        node_recycling=settings.node_recycling if flex else None,
+        max_run_duration=rung.max_run_duration if flex else None,
+        reservation=reservation,
+        zones=tuple(pool.zones or ()),
+        max_pods_per_node=settings.max_pods_per_node,
+    )
 
 
 def compute_class(spec: Spec, cluster: Cluster, ladder: Ladder) -> ComputeClass:
-    """The ComputeClass of a laddered pool: one priority rule per rung, in order."""
+    """The ComputeClass of a laddered pool: one priority rule per rung, in order.
+
+    When the cluster's minor is known the class says so (:data:`gpuplat.crds.MINOR_LABEL`),
+    so it is checked against the CRD that minor serves wherever it is read.
+    """
+    from gpuplat.crds import MINOR_LABEL  # cel-python's import is slow; only ladders need it
+
+    labels = [
+        ("app.kubernetes.io/managed-by", "gpuplat"),
+        ("gpuplat.dev/pool", ladder.pool.name),
+    ]
+    minor = _minor(cluster)
+    if minor is not None:
+        labels.append((MINOR_LABEL, f"{minor[0]}.{minor[1]}"))
     return ComputeClass(
         name=class_name(ladder),
-        priorities=tuple(rule(r) for r in ladder.rungs),
+        priorities=tuple(rule(cluster, ladder, r) for r in ladder.rungs),
         when_unsatisfiable=WHEN_UNSATISFIABLE[ladder.pool.autoscaling.when_unavailable],  # type: ignore[arg-type]
         optimize_rule_priority=True,
-        labels=(
-            ("app.kubernetes.io/managed-by", "gpuplat"),
-            ("gpuplat.dev/pool", ladder.pool.name),
-        ),
+        labels=tuple(sorted(labels)),
+        auto_create=auto_create(ladder),
     )
+
+
+def _minor(cluster: Cluster) -> tuple[int, int] | None:
+    version = cluster.kubernetes.version
+    return version_tuple(version) if version is not None else None
 
 
 def compute_classes(spec: Spec, cluster: Cluster, ladders: list[Ladder]) -> list[ComputeClass]:
@@ -86,11 +139,11 @@ def check(
     """Version floors, flex-start rungs, and the ComputeClass itself, before it is rendered."""
     version = (*base[:2], "kubernetes", "version")
     what = "a capacity ladder (custom ComputeClass)"
-    yield from _floor(cluster, "gke_custom_compute_class", what, (*base, "capacity"), version, loc)
+    yield from floor(cluster, "gke_custom_compute_class", what, (*base, "capacity"), version, loc)
     for rung in ladder.rungs:
         path = (*base, *rung.path)
         if rung.kind == "flex-start":
-            yield from _floor(cluster, "gke_flex_start", "a flex-start rung", path, version, loc)
+            yield from floor(cluster, "gke_flex_start", "a flex-start rung", path, version, loc)
             need = start_to_serve(spec, cluster, ladder)
             if rung.max_run_duration is not None and need >= rung.max_run_duration:
                 yield loc.error(
@@ -118,32 +171,11 @@ def check(
     cls = compute_class(spec, cluster, ladder)
     for problem in cls.problems():
         yield loc.error((*base, "capacity"), f"the ComputeClass would be wrong: {problem}")
-    for finding in crds.check_object(cls.manifest(), crds.Result()):
+    if refused_here(cluster, ladder):
+        return
+    for finding in crds.check_object(cls.manifest(), crds.Result(), minor=_minor(cluster)):
         yield loc.error(
             (*base, "capacity"),
             f"GKE would refuse the ComputeClass {cls.name}: {finding}",
             "this is a gpuplat defect: please report it with the spec",
         )
-
-
-def _floor(
-    cluster: Cluster, name: str, what: str, path: KeyPath, version_path: KeyPath, loc: Locator
-) -> Iterator[Diagnostic]:
-    version = cluster.kubernetes.version
-    parsed = version_tuple(version) if version is not None else None
-    floor = catalog.feature_floor(name)
-    needed = version_tuple(floor.version)
-    if parsed is None or needed is None or parsed >= needed:
-        if parsed is not None and needed is not None and parsed == needed:
-            yield loc.warning(
-                version_path,
-                f"{what} needs GKE {floor.version} or later; {version} may be older",
-                f'set kubernetes.version to a later minor, e.g. "{needed[0]}.{needed[1] + 1}"',
-            )
-        return
-    yield loc.error(
-        path,
-        f'{what} needs GKE {floor.version} or later; cluster "{cluster.name}" runs {version}',
-        f'set clusters[].kubernetes.version to "{needed[0]}.{needed[1] + 1}" or later',
-        related=[(version_path, "the version is set here")],
-    )

@@ -56,14 +56,39 @@ LOCAL_SSD_GB = 375
 """Size of one GCE local NVMe SSD (provider source: ``ephemeral_storage_local_ssd_config``)."""
 
 PD_WRITE_MIBPS = {
-    "pd-standard": (0.12, 400.0),
-    "pd-balanced": (0.28, 1200.0),
-    "pd-ssd": (0.48, 1200.0),
+    "pd-standard": (0.0, 0.12, 400.0),
+    "pd-balanced": (140.0, 0.28, 1200.0),
+    "pd-ssd": (240.0, 0.48, 1200.0),
 }
-"""Zonal Persistent Disk write throughput: MiB/s per GiB of disk, and the most one instance
-gets (Compute "About Persistent Disk performance", throughput limits for zonal Persistent
-Disk). pd-balanced and pd-ssd also have a baseline added to the per-GiB part; it is left out,
-so the rate is the slow side of what the disk gives and a startup estimate the long side."""
+"""Zonal Persistent Disk write throughput: a baseline in MiB/s, MiB/s per GiB of disk added to
+it, and the most one instance gets (Compute "About Persistent Disk performance", throughput
+limits for zonal Persistent Disk). The per-GiB rates and the caps are from that page. The
+baselines (pd-balanced 140, pd-ssd 240 MiB/s; pd-standard has none) are UNVERIFIED: the page
+says pd-balanced and pd-ssd add a baseline to the per-GiB part, but its figures were not in the
+copy read here. The cap also falls with fewer vCPUs, which is not modelled."""
+HYPERDISK_WRITE_MIBPS = {"hyperdisk-balanced": 290.0}
+"""Throughput a Hyperdisk gets when none is provisioned (gpuplat provisions none): UNVERIFIED,
+Hyperdisk Balanced's default as remembered from Compute "About Hyperdisk performance", not read
+here. The other Hyperdisk types' defaults are not known to gpuplat (None)."""
+LOCAL_SSD_WRITE_MIBPS = 350.0
+"""Write throughput of one local NVMe SSD; GKE stripes a node's local SSDs for ephemeral storage,
+so the rate is taken as the count times this. UNVERIFIED (Compute "About Local SSD disks" lists
+per-count limits, not read here), and the machine's own limit above some count is not
+modelled: on a3-highgpu-8g (16 SSDs) the estimate is likely the fast side."""
+
+
+def disk_write_mibps(pool: NodePool, disk_type: str) -> float | None:
+    """MiB/s the disk that holds the pool's ephemeral storage writes at: its local SSDs, the
+    Persistent Disk's baseline plus its per-GiB rate (up to the instance's cap), or a Hyperdisk's
+    default throughput. None where gpuplat does not know it."""
+    if pool.disk.local_ssd_count:
+        return pool.disk.local_ssd_count * LOCAL_SSD_WRITE_MIBPS
+    if disk_type in HYPERDISK_WRITE_MIBPS:
+        return HYPERDISK_WRITE_MIBPS[disk_type]
+    if disk_type not in PD_WRITE_MIBPS:
+        return None
+    baseline, per_gib, most = PD_WRITE_MIBPS[disk_type]
+    return min(baseline + per_gib * pool.disk.size_gb, most)
 
 
 def ephemeral_disk(pool: NodePool) -> EphemeralDisk:
@@ -76,16 +101,6 @@ def ephemeral_disk(pool: NodePool) -> EphemeralDisk:
         return EphemeralDisk.boot(pool.disk.size_gb, ephemeral_reserve_gb(pool.disk.size_gb))
     size = count * LOCAL_SSD_GB
     return EphemeralDisk(f"{count} local SSDs ({size} GB)", size, ephemeral_reserve_gb(size))
-
-
-def disk_write_mibps(pool: NodePool, disk_type: str) -> float | None:
-    """MiB/s the disk that holds the pool's ephemeral storage writes at. None where gpuplat
-    does not know it: local SSDs (many NVMe devices striped, far above a network load),
-    Hyperdisk (its throughput is provisioned, and gpuplat provisions none)."""
-    if pool.disk.local_ssd_count or disk_type not in PD_WRITE_MIBPS:
-        return None
-    per_gib, most = PD_WRITE_MIBPS[disk_type]
-    return min(per_gib * pool.disk.size_gb, most)
 
 
 def gke_dcgm(spec: Spec, plugin: str) -> bool:

@@ -105,7 +105,7 @@ module "serve_coder_mig-central" {
       },
     ]
   }
-  # Startup: probes start after the image pull (180s); the server loads the weights in about 37s. The startup probe allows 10s x 102 = 1020s: what load_time_budget 1200s leaves after the pull. The progress deadline, 1800s, adds a new node's start (600s), the pull and the copy to it.
+  # Startup: probes start after the image pull (180s); the server loads the weights in about 81s. The startup probe allows 10s x 102 = 1020s: what load_time_budget 1200s leaves after the pull. The progress deadline, 1800s, adds a new node's start (600s), the pull and the copy to it.
   probes = {
     liveness = {
       failure_threshold = 6

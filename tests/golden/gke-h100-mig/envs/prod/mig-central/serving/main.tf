@@ -121,7 +121,7 @@ module "serve_coder_mig-central" {
       },
     ]
   }
-  # Startup: probes start after the image pull (180s); the server loads the weights in about 37s. The startup probe allows 10s x 102 = 1020s: what load_time_budget 1200s leaves after the pull. The progress deadline, 1800s, adds a new node's start (600s), the pull and the copy to it.
+  # Startup: probes start after the image pull (180s); the server loads the weights in about 81s. The startup probe allows 10s x 102 = 1020s: what load_time_budget 1200s leaves after the pull. The progress deadline, 1800s, adds a new node's start (600s), the pull and the copy to it.
   probes = {
     liveness = {
       failure_threshold = 6
@@ -169,7 +169,7 @@ module "serve_coder_mig-central" {
   depends_on = [module.weights_coder_mig-central]
 }
 
-# Autoscaling of coder on mig-central (one KEDA ScaledObject): 8..64 replicas = ceil(sum(vllm:num_requests_waiting{namespace="coder"}) / 4). A new replica takes about 817s (node start + pull + load): scale-up waits 60s, scale-down 817s and removes 1 per 300s.
+# Autoscaling of coder on mig-central (one KEDA ScaledObject): 8..64 replicas = ceil(sum(vllm:num_requests_waiting{namespace="coder"}) / 4). A new replica takes about 861s (node start + pull + load): scale-up waits 60s, scale-down 861s and removes 1 per 300s.
 module "zero_coder_mig-central" {
   source = "../../../../modules/scale-to-zero/3.3.0"
   providers = {
@@ -188,7 +188,7 @@ module "zero_coder_mig-central" {
     max = 64
     min = min(64, max(8, lookup(var.failover_floor, "serve_coder_mig-central", 0)))
   }
-  cooldown_seconds         = 817
+  cooldown_seconds         = 861
   polling_interval_seconds = 15
   behavior = {
     down = {
@@ -196,7 +196,7 @@ module "zero_coder_mig-central" {
       type          = "Pods"
       value         = 1
     }
-    down_window_seconds = 817
+    down_window_seconds = 861
     up = {
       periodSeconds = 60
       type          = "Pods"
