@@ -54,6 +54,7 @@ docs: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 bench: install
+	$(PY) bench/startup.py
 	$(PY) bench/render.py
 	$(PY) bench/plan.py
 

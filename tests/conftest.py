@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from datetime import date
 
 import pytest
 from hypothesis import settings
 
+from gpuplat.catalog.cache import ENV_VAR as CACHE_VAR
 from gpuplat.clock import ENV_VAR
 
 # Python may cache compiled bytecode (in the __pycache__ folders git ignores). CI and many
@@ -24,6 +28,12 @@ sys.dont_write_bytecode = False
 # (terraform validate/plan/test of the EKS roots: 22.2 -> 18.6 CPU s, a few % more memory).
 # A value already set wins.
 os.environ.setdefault("GOGC", "400")
+
+# The catalog cache (gpuplat.catalog.cache): one folder per test process, made empty, so no run
+# reads entries another run (or the developer's own gpuplat) wrote; the processes a test starts
+# inherit it.
+os.environ[CACHE_VAR] = tempfile.mkdtemp(prefix="gpuplat-test-cache-")
+atexit.register(shutil.rmtree, os.environ[CACHE_VAR], ignore_errors=True)
 
 # Timing belongs to bench/: on a loaded 2-CPU runner a slow example is not a failure.
 settings.register_profile("gpuplat", deadline=None)

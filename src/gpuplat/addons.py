@@ -62,6 +62,8 @@ class AddonsPlan:
     and the cloud's own, such as AKS's on spot nodes): the GPU daemonsets tolerate them all."""
     efa_device_plugin: bool = False
     """A pool has EFA interfaces: the EFA device plugin advertises them."""
+    network_operator: bool = False
+    """A pool has InfiniBand (AKS): the NVIDIA Network Operator reconciles its NicClusterPolicy."""
     kubernetes_minor: str | None = None
     """The minor the control plane runs, where the spec or gpuplat names it."""
     prometheus: bool = False
@@ -89,6 +91,8 @@ class AddonsPlan:
             names.append("dcgm-exporter")
         if self.efa_device_plugin:
             names.append("aws-efa-k8s-device-plugin")
+        if self.network_operator:
+            names.append("network-operator")
         if self.keda:
             names.append("keda")
         if self.http_add_on:
@@ -155,6 +159,7 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         plugin_pools=tuple(p.name for p in cluster.node_pools if not cloud.own_device_plugin(p)),
         pool_tolerations=pool_tolerations(cluster),
         efa_device_plugin=any(p.efa for p in cluster.node_pools),
+        network_operator=any(p.infiniband for p in cluster.node_pools),
         kubernetes_minor=cloud.kubernetes_minor(cluster),
         prometheus=in_cluster_prometheus(spec, cluster),
         keda_azure_identity=keda_signs_in_to_azure(spec, cluster),

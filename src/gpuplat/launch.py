@@ -47,6 +47,9 @@ def main() -> None:
     # A render allocates a great many small objects and frees nearly none of them before it
     # ends: collecting the young generation every 700 allocations cost a third of its time.
     gc.set_threshold(100_000, 50, 100)
+    from gpuplat.interrupt import guard
+
+    guard()  # Ctrl-C and SIGTERM (what CI runners cancel with) alike, never inside an import
     try:
         from gpuplat.cli.group import main as run
     except KeyboardInterrupt:

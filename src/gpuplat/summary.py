@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from gpuplat.addresses import PROTECTED_TYPES, Element, element_of, resource_type
-from gpuplat.cost.planned import CostDelta, cluster_zones, cost_delta
+from gpuplat.cost.planned import Billed, CostDelta, cluster_zones, cost_delta
 from gpuplat.spec.units import GpuUnit
 from gpuplat.targets import target_of_resource
 from gpuplat.targets.planvalues import first
@@ -93,7 +93,7 @@ class StageSummary:
     waits_for: str | None = None
     cluster: str = ""
     cost: CostDelta | None = None
-    """Node pools and cluster fees per month at min and max nodes, before and after."""
+    """The cluster's bill per month at min and max nodes, before and after: ``cost``'s figure."""
     warnings: list[str] = field(default_factory=list)
     """What the cloud says about changes that need care (e.g. reserved capacity updated)."""
     outputs: list[str] = field(default_factory=list)
@@ -185,6 +185,8 @@ class StageSummary:
         if self.cost is not None:
             out.append(f"    {self.cost.text()}")
             out.extend(f"      ? {reason}" for reason in self.cost.unknown())
+            if self.cost.not_counted:
+                out.append("      not counted: " + "; ".join(self.cost.not_counted))
         return out
 
 
@@ -196,10 +198,12 @@ def summarize(
     regions: Mapping[str, str] | None = None,
     *,
     cluster: str = "",
+    bill: Billed | None = None,
 ) -> StageSummary:
     """Group a plan's resource changes by spec element; add up the node pools' GPUs and cost.
 
-    ``regions`` (cluster name -> region, from the spec) prices the pools where they run.
+    ``regions`` (cluster name -> region, from the spec) prices the pools where they run;
+    ``bill`` (the spec's cluster) prices the rest of its bill as ``gpuplat cost`` does.
     """
     grouped: dict[Element, ElementChanges] = {}
     counts: Counter[str] = Counter()
@@ -221,7 +225,7 @@ def summarize(
         env, stage, "planned", dict(counts), elements, gpu_delta(plan), cluster=cluster
     )
     summary.served = served_gpus(plan, table)
-    summary.cost = cost_delta(plan, table, regions)
+    summary.cost = cost_delta(plan, table, regions, bill=bill)
     summary.warnings = pool_warnings(plan)
     summary.outputs = [o.name for o in plan.output_changes if o.is_change]
     summary.running = running_replicas(plan)

@@ -14,11 +14,12 @@ is what terraform last wrote, and nothing scales it. EKS's serving state lives i
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from gpuplat.app import servingplan
 from tests.app.test_failover_keda import (
     fresh_bucket,
     keda_project,
@@ -44,7 +45,7 @@ __all__ = ["moto", "stand_ins"]
 
 
 def record_of(project: Path) -> dict[str, object]:
-    """The environment's moves.json (pending moves, counts last seen serving)."""
+    """The environment's moves.json (pending moves)."""
     found = project / "envs" / "dev" / "moves.json"
     return json.loads(found.read_text(encoding="utf-8")) if found.exists() else {}  # type: ignore[no-any-return]
 
@@ -65,21 +66,30 @@ def left_serving(
 
 
 def leave_serving(
-    project: Path, moto: MotoServer, stand_ins: Path, tmp_path: Path, runs: int
+    project: Path,
+    moto: MotoServer,
+    stand_ins: Path,
+    tmp_path: Path,
+    runs: int,
+    applied: Callable[[Path, dict[str, str]], None] | None = None,
 ) -> Iterator[tuple[Path, dict[str, str]]]:
-    """Apply the project, let GKE run ``runs`` replicas, move with --target-only while GKE is
-    down, and bring GKE back."""
+    """Apply the project (then ``applied``, e.g. a front door added), let GKE run ``runs``
+    replicas, move with --target-only while GKE is down, and bring GKE back."""
     env = environment(tmp_path, stand_ins, **record_env(tmp_path / "applies.jsonl"))
     assert gpuplat("render", env=env, cwd=project).returncode == 0
     for cluster in (EKS, GKE):
         seed_infra_outputs(project, cluster, env, tmp_path)
     assert gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project).returncode == 10
     assert gpuplat("apply", "dev", env=env, cwd=project).returncode == 0
+    if applied is not None:
+        applied(project, env)
     scaled_by_keda(project, runs)
     assert serving_states(project, moto) == {EKS: {"chat": 0}, GKE: {"chat": runs}}
-    # A plan (CI's, or anyone's) sees GKE serving that count, and the record keeps it.
+    # A plan (CI's, or anyone's) sees GKE serving that count, and keeps it beside the local
+    # state, not in the committed tree.
     assert gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project).returncode == 0
-    assert record_of(project)["serving"] == {"chat": {GKE: runs}}
+    assert servingplan.load(project, "dev") == {"chat": {GKE: runs}}
+    assert record_of(project) == {}
 
     # The outage: GKE's serving root cannot read what it needs.
     infra = gke_infra_state(project)

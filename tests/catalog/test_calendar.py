@@ -3,6 +3,7 @@ hand from the sources, and the integrity of the files."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from typing import Any
 
@@ -15,6 +16,11 @@ from gpuplat.catalog.chartlines import ChartSupportFile, version_key
 from gpuplat.catalog.loader import CatalogDataError
 
 TODAY = date(2026, 12, 2)
+
+
+def _yaml(data: object) -> bytes:
+    """A data file's bytes holding ``data`` (JSON is YAML)."""
+    return json.dumps(data).encode()
 
 
 @pytest.mark.parametrize(
@@ -131,7 +137,7 @@ def test_calendar_data_refuses_rows_out_of_order(monkeypatch: pytest.MonkeyPatch
         ([{**row, "minor": "1.33.1"}], "String should match"),
     ):
         data = {"as_of": "2026-12-02", "clouds": [{**cloud, "minors": minors}]}
-        monkeypatch.setattr(files, "raw", lambda stem, data=data: data)
+        monkeypatch.setattr(files, "data_file", lambda stem, data=data: _yaml(data))
         with pytest.raises(CatalogDataError, match=message):
             files.parse("calendar", CalendarFile)
 
@@ -148,6 +154,8 @@ def test_chart_data_refuses_an_instance_type_of_an_unknown_release(
         "releases": [{"version": "v1.0.0", "released": "2026-01-01"}],
         "instance_types": {"p5.48xlarge": "v0.9.0"},
     }
-    monkeypatch.setattr(files, "raw", lambda stem: {"as_of": "2026-12-02", "charts": [chart]})
+    monkeypatch.setattr(
+        files, "data_file", lambda stem: _yaml({"as_of": "2026-12-02", "charts": [chart]})
+    )
     with pytest.raises(CatalogDataError, match="unknown releases"):
         files.parse("chart_support", ChartSupportFile)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -22,6 +23,12 @@ from gpuplat.catalog import CLOUDS, Price, Shape, files
 from gpuplat.catalog.loader import CatalogDataError
 from gpuplat.catalog.model import GpusFile
 from tests.support.realparts import missing
+
+
+def _yaml(data: object) -> bytes:
+    """A data file's bytes holding ``data`` (JSON is YAML)."""
+    return json.dumps(data).encode()
+
 
 REPO = Path(__file__).resolve().parents[2]
 DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
@@ -206,6 +213,7 @@ def test_chart_pins() -> None:
         "nvidia-dra-driver",
         "aws-efa-k8s-device-plugin",
         "kube-prometheus-stack",
+        "network-operator",
     }
     assert {pin.name for pin in catalog.charts()} == wanted
     for pin in catalog.charts():
@@ -274,10 +282,12 @@ def test_data_files_refuse_unknown_keys_and_bad_dates(monkeypatch: pytest.Monkey
         ),
         ({**good, "memory_gb": True}, r"gpus\.yaml: gpu_models\.0\.memory_gb: Input should be"),
     ):
-        monkeypatch.setattr(files, "raw", lambda stem, entry=entry: {"gpu_models": [entry]})
+        monkeypatch.setattr(
+            files, "data_file", lambda stem, entry=entry: _yaml({"gpu_models": [entry]})
+        )
         with pytest.raises(CatalogDataError, match=message):
             files.parse("gpus", GpusFile)
-    monkeypatch.setattr(files, "raw", lambda stem: {"gpu_models": [good]})
+    monkeypatch.setattr(files, "data_file", lambda stem: _yaml({"gpu_models": [good]}))
     assert files.parse("gpus", GpusFile).gpu_models[0].name == "X1"
 
 

@@ -47,7 +47,7 @@ WRONG_USES = [
     (["cost", "staging"], ".", 1, "Error: unknown environment 'staging'", None),
     (["place", "-e", "nope"], ".", 1, "Error: unknown environment 'nope'", None),
     (["validate", "-e", LONG], ".", 1, "Error: unknown environment", None),
-    (["graph", "--format", "png"], ".", 2, "'png' is not one of", None),
+    (["graph", "--format", "png"], ".", 2, "png writes a file: give it with -o", None),
     (["apply"], ".", 2, "Missing argument 'ENV'", None),
     (["drift"], "envs", 2, "Missing argument 'ENVS...'", None),
     (["plan", "dev", "--stage", "nope"], ".", 2, "'nope' is not one of", None),

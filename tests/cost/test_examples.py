@@ -274,7 +274,7 @@ def test_an_unverified_price_is_marked_wherever_it_is_shown(tmp_path: Path) -> N
     data = json.loads(run("cost", "dev", "--json", cwd=root).stdout)
     assert data["environments"][0]["clusters"][0]["pools"][0]["unverified"] is True
     picture = run("graph", "dev", cwd=root).stdout
-    assert "$7,400.45/month at max (unverified price)" in picture
+    assert "$7,400.45 ceiling a month (unverified price)" in picture
 
 
 @pytest.mark.parametrize("example", ["gke-l4-vllm", "gke-h100-mig", "eks-l4-vllm"])

@@ -36,6 +36,9 @@ def test_dot_draws_one_box_per_rung_styled_by_its_capacity(tmp_path: Path) -> No
     assert any(line.strip().startswith("subgraph cluster_e0c0p0 {") for line in lines)
     # The workload still points at the ladder (its first rung).
     assert "  e0w0 -> e0c0p0;" in lines
+    # The key says what the dotted "then" arrow and each capacity type's style mean.
+    assert '  key_then_a -> key_then_b [style=dotted, label="then"];' in lines
+    assert any(line.strip().startswith("key_reservation [") for line in lines)
 
 
 def test_a_pool_of_one_capacity_type_is_drawn_by_it(tmp_path: Path) -> None:

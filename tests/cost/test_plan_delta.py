@@ -124,11 +124,17 @@ def test_a_real_eks_plan_that_adds_a_pool(moto: MotoServer, tmp_path: Path) -> N
     planned = gpuplat("-C", str(root), "plan", "prod", "--stage", "infra", env=env)
     assert planned.returncode == 10, planned.stderr
     # Everything is new: the EKS fee (0.10 $/h), the system group (m6i.large 0.096 $/h, 1..3)
-    # and l4-shared (g6.xlarge on-demand 0.8048 $/h, 1..8).
-    floor = 0.10 + 0.096 + 0.8048
-    ceiling = 0.10 + 3 * 0.096 + 8 * 0.8048
-    assert (month(floor), month(ceiling)) == (730.58, 4983.27)
+    # and l4-shared (g6.xlarge on-demand 0.8048 $/h, 1..8), their boot disks (gp3 0.08
+    # $/GB-month: 200 GB a GPU node, 50 GB a system node) and prod's three NAT gateways with
+    # their addresses (0.045 + 0.005 $/h each): the figure `gpuplat cost prod` prints.
+    disks_floor = (200 + 50) * 0.08 / H
+    disks_ceiling = (8 * 200 + 3 * 50) * 0.08 / H
+    nat = 3 * (0.045 + 0.005)
+    floor = 0.10 + 0.096 + 0.8048 + disks_floor + nat
+    ceiling = 0.10 + 3 * 0.096 + 8 * 0.8048 + disks_ceiling + nat
+    assert (month(floor), month(ceiling)) == (860.08, 5232.77)
     assert (
-        "    cost/month at min: $0.00 -> $730.58 (+$730.58); at max: $0.00 -> $4,983.27 "
-        "(+$4,983.27)\n" in planned.stdout
+        "    cost/month at min: $0.00 -> $860.08 (+$860.08); at max: $0.00 -> $5,232.77 "
+        "(+$5,232.77)\n" in planned.stdout
     ), planned.stdout
+    assert "      not counted: traffic: nat gateway data processing" in planned.stdout

@@ -1,7 +1,9 @@
 """`gpuplat prices update`: the clouds' public price lists into a dated price file `cost` reads.
 
 The parsers read excerpts in each API's documented shape (tests/cost/fixtures/pricelists/,
-README there says where every figure comes from); the network path runs against a real HTTP
+README there says where every figure comes from). The excerpts are HAND-MADE, not recorded
+responses: this machine has no network, so no real answer could be recorded; their fields are
+checked against each provider's documentation in test_pricelist_shapes.py; the network path runs against a real HTTP
 server on 127.0.0.1 serving those excerpts at the APIs' paths, and against a closed port for
 "offline". Every figure below can be redone by hand from the excerpt.
 """
@@ -165,7 +167,7 @@ def test_update_writes_a_dated_file_that_cost_prices_from(
     table = run("cost", "prod", cwd=root).stdout
     assert f"Priced from prices/prices-{TODAY}.json (fetched {TODAY})" in table
     # The picture prices from the same file: 8 nodes x 0.9 x 730 h = $5,256.00 at max.
-    assert "$5,256.00/month at max" in run("graph", "prod", cwd=root).stdout
+    assert "$5,256.00 ceiling a month" in run("graph", "prod", cwd=root).stdout
     # The catalog stays one flag away.
     catalog = json.loads(run("cost", "prod", "--json", "--prices", "catalog", cwd=root).stdout)
     assert catalog["price_file"] is None

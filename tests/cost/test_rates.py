@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gpuplat import catalog
@@ -104,15 +106,15 @@ def test_rungs_are_a_tuple_of_one_capacity_today() -> None:
 def test_loader_refuses_a_zero_that_is_not_free_and_a_null_without_reason(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def data(fee: dict[str, object]) -> dict[str, object]:
-        return {"cluster_fees": [fee], "capacity": [], "system_shapes": []}
+    def data(fee: dict[str, object]) -> bytes:  # a data file's bytes (JSON is YAML)
+        return json.dumps({"cluster_fees": [fee], "capacity": [], "system_shapes": []}).encode()
 
     base = {"cloud": "gke", "tier": "x", "default": True, "source": "s", "as_of": "2026-11-30"}
     for fee, message in (
         ({**base, "usd_per_hour": 0}, "a zero price needs `free: true`"),
         ({**base, "usd_per_hour": None}, "null without `unknown`"),
     ):
-        monkeypatch.setattr(catalog_files, "raw", lambda stem, fee=fee: data(fee))
+        monkeypatch.setattr(catalog_files, "data_file", lambda stem, fee=fee: data(fee))
         pricing_module._pricing.cache_clear()
         with pytest.raises(CatalogDataError, match=message):
             pricing_module._pricing()

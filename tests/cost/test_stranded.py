@@ -117,6 +117,27 @@ def test_the_mig_example_strands_no_slice_in_prod(tmp_path: Path) -> None:
     assert "Stranded GPUs in prod: none" in table
 
 
+def test_the_mig_example_pays_for_no_idle_slice_in_dev(tmp_path: Path) -> None:
+    """gke-h100-mig dev as shipped, redone by hand. a3-highgpu-8g on-demand is 88.49 $/h:
+    88.49 x 730 h = $64,597.70 a month for one node, billed whole. It has 16 MIG slices (8
+    H100 x 2 x 3g.40gb); coder's 2 warm replicas start it, one slice each. With coder held at
+    2 replicas, 14 of the 16 slices were idle on that running node: 14/16 x 64,597.70 =
+    $56,522.99 a month paid for nothing. Coder now scales 2..16: the node it pays for fills
+    before anything else, so nothing is paid idle. The spot node (0..1) is headroom, created
+    only when a 17th slice were asked for: 16 slices at most 40 % of on-demand, 0.4 x 88.49 x
+    730 = $25,839.08 a month once used, nothing until then."""
+    assert round(88.49 * 730, 2) == 64597.70
+    assert round(14 / 16 * 88.49 * 730, 2) == 56522.99
+    assert round(0.4 * 88.49 * 730, 2) == 25839.08
+    root = project(tmp_path, example="gke-h100-mig")
+    (spot,) = findings(root, "dev")
+    assert (spot["pool"], spot["units"], spot["headroom_units"]) == ("h100-mig-spot", 0, 16)
+    assert spot["wasted"]["usd_per_month"] == 0  # type: ignore[index]
+    assert spot["headroom"]["usd_per_month"] == 25839.08  # type: ignore[index]
+    table = run("cost", "dev", "--stranded", cwd=root).stdout
+    assert "  paid idle / free headroom                        $0.00     $25,839.08" in table
+
+
 def test_mig_slices_idle_on_running_nodes_are_paid_spot_headroom_is_not(tmp_path: Path) -> None:
     """gke-h100-mig prod with coder capped at 24 replicas and the spot pool at 0..4: 8 slices
     idle on nodes that run, 8/32 of 2 x 88.49 x 730 h = $32,298.85 paid. h100-mig-spot is

@@ -62,6 +62,7 @@ def test_chart_pins_and_vendored_crds_move_together() -> None:
         "kube-prometheus-stack",
         "kueue",
         "lws",
+        "network-operator",
     }
     for entry in charted:
         pin = pins[entry["chart"]]

@@ -23,3 +23,12 @@ def test_expected_cost_and_stranded_count_every_node_of_a_group(tmp_path: Path) 
     stranded = run("cost", "--stranded", cwd=root)
     assert stranded.exit_code == 0, stranded.stderr
     assert "use 16 of 32 units (2 of 4 nodes)" in stranded.stdout + stranded.stderr
+
+
+def test_the_picture_draws_a_group_as_one_replica_over_its_nodes(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(EXAMPLE, root)
+    done = run("graph", "dev", "--format", "dot", cwd=root)
+    assert done.exit_code == 0, done.stderr
+    box = next(line for line in done.stdout.splitlines() if line.strip().startswith("e0w0 ["))
+    assert "workload llama-405b\\n1..1 groups of 2 nodes\\n2 x 8 GPUs = 16 GPUs a group" in box

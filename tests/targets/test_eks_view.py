@@ -99,6 +99,7 @@ def test_example_cluster_new_vpc_and_defaults(tmp_path: Path) -> None:
     assert raw_text(net["vpc_id"]) == "module.network_inference-use1.vpc_id"
     assert raw_text(net["subnet_ids"]) == "module.network_inference-use1.private_subnet_ids"
     assert cargs["kubernetes_version"] == "1.35"
+    assert "efa_security_group" not in cargs  # no EFA pool: no EFA group
     assert cargs["endpoint"] == {"public": True, "public_cidrs": ["0.0.0.0/0"]}
     assert cargs["system_pool"] == {
         "instance_type": "m6i.large",
@@ -149,6 +150,7 @@ def test_capacity_block_with_efa(tmp_path: Path) -> None:
     # together (tests/eks/cases/eks-right-on-aws.case).
     envs = load(tmp_path, ((POOL_BLOCK, H100_POOL),))
     pool = pools(cluster(envs["dev"]))["h100"]
+    assert args(cluster(envs["dev"]))["efa_security_group"] is True
     pargs = args(pool)
     assert pargs["capacity"] == {
         "type": "CAPACITY_BLOCK",
@@ -159,7 +161,11 @@ def test_capacity_block_with_efa(tmp_path: Path) -> None:
     efa = pargs["efa"]
     assert isinstance(efa, dict)
     assert efa["interfaces"] == 32  # p5.48xlarge: one EFA interface per network card
-    assert raw_text(efa["vpc_id"]) == "module.cluster_inference-use1.vpc_id"
+    # The cluster's one EFA group, shared by every EFA pool (no group of the pool's own).
+    assert efa["own_security_group"] is False and "vpc_id" not in efa
+    assert raw_text(efa["security_group_id"]) == (
+        "module.cluster_inference-use1.efa_security_group_id"
+    )
     (group,) = efa["security_group_ids"]  # type: ignore[misc]
     assert raw_text(group) == "module.cluster_inference-use1.cluster_security_group_id"
     # Pinned to a zone: its subnets come from the new VPC's map, known when planning.

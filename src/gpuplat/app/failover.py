@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gpuplat.errors import GpuplatError
+from gpuplat.errors import GpuplatError, RefusedError
+from gpuplat.render.frontdoor import SERVING_WEIGHT
 from gpuplat.spec.failover import Failover, Move, plan_failover
 from gpuplat.spec.load import EnvSpec, load_project
+from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Role
 
 
@@ -23,14 +25,42 @@ def load_env(root: Path, env: str) -> EnvSpec:
     return found
 
 
+def refuse_group(env: EnvSpec, workload: str, verb: str) -> None:
+    """Refuse to move a multi-host workload, pointing at its ``multi_host`` in the spec.
+
+    A move counts, scales and replaces Deployments (one pod per replica); a multi-host replica
+    is a LeaderWorkerSet group of whole nodes on one fabric, which the move would miscount, and
+    which a target cluster must have the same fabric and gang admission for.
+
+    Raises:
+        RefusedError: ``workload`` has ``multi_host``.
+    """
+    for i, found in enumerate(env.spec.workloads):
+        if found.name != workload or found.multi_host is None:
+            continue
+        path = ("workloads", i, "multi_host")
+        mark = Locator(env.tree, {"gpuplat.yaml": 0}).mark(path, at_key=True)
+        raise RefusedError(
+            f'{verb} does not move multi-host workloads yet: "{workload}" is a LeaderWorkerSet '
+            f"of groups of {found.multi_host.nodes} nodes, and {verb} counts and scales "
+            "Deployments",
+            "move it by hand: set placements.<cluster>.role in the environment's overlay, then "
+            "plan and apply each cluster's serving stage, the target first",
+            details=(f"{mark}  workloads[{i}].multi_host",),
+        )
+
+
 def failover(root: Path, env: str, workload: str, to: str, source_role: Role) -> Failover:
     """The failover of ``workload`` to cluster ``to`` in ``env`` (nothing is changed).
 
     Raises:
         SpecError: The spec or the overlay has errors.
+        RefusedError: The workload is a multi-host group.
         GpuplatError: No such environment, workload, or cluster of the workload.
     """
-    return plan_failover(load_env(root, env), workload, to, source_role=source_role)
+    spec_env = load_env(root, env)
+    refuse_group(spec_env, workload, "failover")
+    return plan_failover(spec_env, workload, to, source_role=source_role)
 
 
 def move_line(phase: int, move: Move) -> str:
@@ -82,7 +112,44 @@ def report_lines(env: str, plan: Failover) -> list[str]:
                 "    the apply returns once the new pods are ready (terraform waits for the "
                 "rollout): only then phase 2"
             )
+        lines += _door_lines(plan, move, phase)
     return lines
+
+
+def _door_lines(plan: Failover, move: Move, phase: int) -> list[str]:
+    """What the phase does to the front door's weighted records (none without one)."""
+    if plan.door is None:
+        return []
+    name, ttl = plan.door
+    if phase == 1:
+        return [
+            f"    front door {name}: {move.cluster}'s record to weight {SERVING_WEIGHT} in the "
+            "same apply, after the rollout (the record waits for the model server)"
+        ]
+    lines = [
+        f"    front door {name}: {move.cluster}'s record to weight 0"
+        + (
+            " in a first apply without the replacement, then the replacement in a second"
+            if move.replace
+            else ""
+        ),
+        f"    new clients go to {plan.target}; those holding the old answer reach "
+        f"{move.cluster} for up to the TTL ({ttl} s), which still serves them",
+    ]
+    return lines
+
+
+def door_json(plan: Failover) -> list[dict[str, object]] | None:
+    """The front door's steps in the order the move takes them, or None without one."""
+    if plan.door is None or plan.up is None:
+        return None
+    steps: list[dict[str, object]] = [
+        {"phase": 1, "cluster": plan.up.cluster, "weight": SERVING_WEIGHT, "after": "rollout"}
+    ]
+    for m in plan.downs:
+        after = "target serving" if not m.replace else "target serving, before the replacement"
+        steps.append({"phase": 2, "cluster": m.cluster, "weight": 0, "after": after})
+    return steps
 
 
 def move_json(m: Move) -> dict[str, object]:
@@ -108,4 +175,5 @@ def report_json(env: str, plan: Failover) -> dict[str, object]:
         "reasons": list(plan.reasons),
         "phases": ([move_json(plan.up)] if plan.up else []) + [move_json(m) for m in plan.downs],
         "scale_by_hand": plan.scale_by_hand,
+        "front_door": door_json(plan),
     }

@@ -7,6 +7,7 @@ from typing import Literal
 
 from gpuplat.cost import pricefile
 from gpuplat.cost.estimate import estimate
+from gpuplat.cost.stranded import stranded
 from gpuplat.picture.dot import dot, render
 from gpuplat.picture.mermaid import mermaid
 from gpuplat.picture.model import picture
@@ -33,12 +34,11 @@ def graph_project(root: Path, env: str | None, fmt: Format) -> bytes:
     project = load_project(root, [env] if env else [])
     # Priced as `gpuplat cost` prices: from the newest price file, else the shipped catalog.
     with pricefile.using(pricefile.choose(root)):
-        boxes = picture(
-            [
-                (name, loaded.spec, estimate(name, loaded.spec, project.today))
-                for name, loaded in project.envs.items()
-            ]
-        )
+        priced = [
+            (name, loaded.spec, estimate(name, loaded.spec, project.today))
+            for name, loaded in project.envs.items()
+        ]
+        boxes = picture([(*one, stranded(one[1], one[2])) for one in priced])
     if fmt == "mermaid":
         return mermaid(boxes).encode()
     source = dot(boxes)

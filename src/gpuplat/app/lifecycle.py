@@ -14,6 +14,7 @@ from gpuplat.app import saved
 from gpuplat.app.apply import Confirm
 from gpuplat.app.located import located
 from gpuplat.app.scope import selected_clusters
+from gpuplat.cost.planned import billed
 from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.progress import Progress
 from gpuplat.spec.load import load_project
@@ -88,6 +89,7 @@ def destroy_env(
                     elements(loaded.spec, one.cluster),
                     {c.name: c.region for c in loaded.spec.clusters},
                     cluster=one.cluster,
+                    bill=billed(loaded.spec, env, one.cluster),
                 )
                 if plan
                 else StageSummary(env, one.stage, "no-changes", cluster=one.cluster)

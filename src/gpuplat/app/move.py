@@ -21,9 +21,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpuplat.app import pending, saved
+from gpuplat.app import pending, saved, servingplan
 from gpuplat.app.apply import apply_env
-from gpuplat.app.failover import load_env, move_json, move_line, plan_then_apply, report_lines
+from gpuplat.app.failover import (
+    load_env,
+    move_json,
+    move_line,
+    plan_then_apply,
+    refuse_group,
+    report_lines,
+)
 from gpuplat.app.lowering import has_front_door, take_down
 from gpuplat.app.overlay import Before, set_roles
 from gpuplat.app.plan import ClusterPlan, plan_envs
@@ -83,6 +90,7 @@ def carry_out(
         GpuplatError: The target cannot be planned or applied, or the overlay cannot be written.
     """
     spec_env = load_env(root, env)
+    refuse_group(spec_env, workload, "failover")
     check = plan_failover(spec_env, workload, to, source_role=source_role)
     result = MoveResult(env, check)
     if check.refused:
@@ -121,7 +129,7 @@ def carry_out(
             )
         result.pending = unplanned
         # A source whose cloud is down cannot be read: its last known count stands in.
-        known = {c: pending.last_known(root, env, workload, c) for c in unplanned}
+        known = {c: servingplan.last_known(root, env, workload, c) for c in unplanned}
         floor = warm_floor(
             changed, workload, to, by_cluster, [c for c in sources if c not in unplanned], known
         )

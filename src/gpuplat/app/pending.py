@@ -8,16 +8,14 @@ brought up to), committed with the render so that whoever finishes the move afte
 finds it. ``gpuplat converge`` reads it and removes the workload's entry once every cluster
 holds its role's count.
 
-The same file keeps the count each placement was last seen serving (``serving``: workload ->
-cluster -> replicas, as the last plan of its serving root refreshed it). During an outage the
-source cannot be read: a scale-to-zero target is brought up to that last known count, not to
-its autoscaler's minimum of 0. A placement seen running none is left out.
+The counts each placement was last seen serving are kept apart, outside the committed tree
+(app/servingplan.py); a ``serving`` entry an earlier gpuplat wrote here is dropped on the next
+write.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,8 +43,6 @@ class Record:
     """Everything ``moves.json`` holds."""
 
     moves: dict[str, PendingMove] = field(default_factory=dict)
-    serving: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Workload -> cluster -> replicas last seen running there (none: left out)."""
 
 
 def path(root: Path, env: str) -> Path:
@@ -78,16 +74,12 @@ def load(root: Path, env: str) -> Record:
             )
             for name, m in data.get("moves", {}).items()
         }
-        serving = {
-            name: {cluster: int(n) for cluster, n in counts.items()}
-            for name, counts in data.get("serving", {}).items()
-        }
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise GpuplatError(
             f"{where} is not a record of pending moves: {exc}",
             hint="restore it from version control, or remove it once every cluster holds its role",
         ) from None
-    return Record(moves, serving)
+    return Record(moves)
 
 
 def read(root: Path, env: str) -> dict[str, PendingMove]:
@@ -103,12 +95,11 @@ def read(root: Path, env: str) -> dict[str, PendingMove]:
 def _write(root: Path, env: str, record: Record) -> None:
     where = path(root, env)
     with user_files("record the pending moves"):
-        if not record.moves and not record.serving:
+        if not record.moves:
             where.unlink(missing_ok=True)
             return
-        body: dict[str, object] = {}
-        if record.moves:
-            body["moves"] = {
+        body: dict[str, object] = {
+            "moves": {
                 name: {
                     "target": m.target,
                     "sources": list(m.sources),
@@ -117,8 +108,7 @@ def _write(root: Path, env: str, record: Record) -> None:
                 }
                 for name, m in sorted(record.moves.items())
             }
-        if record.serving:
-            body["serving"] = record.serving
+        }
         write_file(where, json.dumps(body, indent=2, sort_keys=True) + "\n")
 
 
@@ -142,34 +132,3 @@ def clear(root: Path, env: str, workload: str) -> None:
     found = load(root, env)
     if found.moves.pop(workload, None) is not None:
         _write(root, env, found)
-
-
-def remember(root: Path, env: str, seen: Mapping[tuple[str, str], int]) -> None:
-    """Keep the counts a plan read, (workload, cluster) -> replicas; the file is written only
-    when one differs from what it holds.
-
-    Raises:
-        FileError: The file cannot be read or written.
-    """
-    found = load(root, env)
-    before = json.dumps(found.serving, sort_keys=True)
-    for (workload, cluster), count in seen.items():
-        counts = found.serving.setdefault(workload, {})
-        if count > 0:
-            counts[cluster] = count
-        else:
-            counts.pop(cluster, None)
-        if not counts:
-            del found.serving[workload]
-    if json.dumps(found.serving, sort_keys=True) != before:
-        _write(root, env, found)
-
-
-def last_known(root: Path, env: str, workload: str, cluster: str) -> int:
-    """Replicas ``workload`` was last seen running on ``cluster`` (0: none, or never seen).
-
-    Raises:
-        FileError: The file cannot be read.
-        GpuplatError: It is not what gpuplat writes.
-    """
-    return load(root, env).serving.get(workload, {}).get(cluster, 0)

@@ -9,11 +9,12 @@ from pathlib import Path
 
 from gpuplat import runlock
 from gpuplat.addresses import Element, elements
-from gpuplat.app import pending, saved
+from gpuplat.app import saved, servingplan
 from gpuplat.app.located import located
 from gpuplat.app.render import render_project
 from gpuplat.app.rolecount import RoleCount, role_counts, role_warnings
 from gpuplat.app.scope import selected_clusters
+from gpuplat.cost.planned import Billed, billed
 from gpuplat.errors import GpuplatError, StaleError
 from gpuplat.progress import Progress
 from gpuplat.summary import StageSummary, running_replicas, summarize
@@ -80,6 +81,7 @@ def plan_envs(
             outcome.cluster_hash(name, cluster),
             elements(env.spec, cluster),
             {c.name: c.region for c in env.spec.clusters},
+            billed(env.spec, name, cluster),
         )
         for name, env in project.envs.items()
         for cluster in selected_clusters(env, clusters)
@@ -101,34 +103,14 @@ def plan_envs(
                 tuple((replace or {}).get(cluster, ())),
                 dict((variables or {}).get(cluster, {})),
                 roles[env, cluster],
+                bill,
             )
-            for env, cluster, digest, table, regions in units
+            for env, cluster, digest, table, regions, bill in units
         ]
         plans = [f.result() for f in futures]
     for env in project.envs:
-        _remember(root, env, [p for p in plans if p.env == env], roles)
+        servingplan.remember_plans(root, env, [p for p in plans if p.env == env], roles)
     return plans
-
-
-def _remember(
-    root: Path,
-    env: str,
-    plans: Sequence[ClusterPlan],
-    roles: Mapping[tuple[str, str], Mapping[str, RoleCount]],
-) -> None:
-    """Keep the counts the serving roots were seen running (app/pending.py): what a
-    failover reads when a source's cloud is down."""
-    seen = {
-        (role.name, plan.cluster): count
-        for plan in plans
-        if plan.error is None
-        for summary in plan.stages
-        if summary.stage == "serving"
-        for address, count in summary.running.items()
-        if (role := roles[env, plan.cluster].get(address)) is not None
-    }
-    if seen:
-        pending.remember(root, env, seen)
 
 
 def _plan_cluster(
@@ -144,6 +126,7 @@ def _plan_cluster(
     replace: tuple[str, ...],
     variables: dict[str, str],
     roles: dict[str, RoleCount],
+    bill: Billed | None,
 ) -> ClusterPlan:
     out = ClusterPlan(env, cluster)
     try:
@@ -171,6 +154,7 @@ def _plan_cluster(
                     replace,
                     variables,
                     roles if stage.stage == "serving" else None,
+                    bill,
                 )
                 out.stages.append(summary)
                 if summary.has_changes and only is None:
@@ -192,6 +176,7 @@ def _plan_stage(
     replace: tuple[str, ...] = (),
     variables: Mapping[str, str] | None = None,
     roles: Mapping[str, RoleCount] | None = None,
+    bill: Billed | None = None,
 ) -> StageSummary:
     tracker = progress.stage(stage.label, "init")
     tf = stage.terraform(binary)
@@ -213,7 +198,9 @@ def _plan_stage(
             summary.running = running
         else:
             plan = tf.show_plan(stage.plan_file)
-            summary = summarize(stage.env, stage.stage, plan, table, regions, cluster=stage.cluster)
+            summary = summarize(
+                stage.env, stage.stage, plan, table, regions, cluster=stage.cluster, bill=bill
+            )
         summary.warnings += role_warnings(summary.running, roles or {}, stage.env)
     except TerraformError as exc:
         tracker.done("failed")

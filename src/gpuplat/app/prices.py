@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuplat import catalog, clock
-from gpuplat.cost import pricefile, pricelists
+from gpuplat.cost import offerfile, pricefile, pricelists
 from gpuplat.cost.pricefile import Figure
 from gpuplat.errors import ExitCode, GpuplatError
 from gpuplat.spec.load import load_project
@@ -65,7 +65,6 @@ def get_json(url: str) -> Any:
     Raises:
         PriceListUnreachable: No answer, an HTTP error, or a body that is not JSON.
     """
-    shown = _redact(url)
     try:
         with urllib.request.urlopen(url, timeout=TIMEOUT_S) as answer:
             return json.loads(answer.read())
@@ -75,8 +74,12 @@ def get_json(url: str) -> Any:
         why = str(getattr(exc, "reason", exc))
     except ValueError:
         why = "the answer is not JSON"
-    raise PriceListUnreachable(
-        f"cannot read the price list at {shown}: {why}",
+    raise _unreachable(url, why)
+
+
+def _unreachable(url: str, why: str) -> PriceListUnreachable:
+    return PriceListUnreachable(
+        f"cannot read the price list at {_redact(url)}: {why}",
         hint="check the network (or GPUPLAT_PRICE_API_BASE); nothing was written, and "
         "`gpuplat cost` keeps pricing from the shipped catalog or the last price file",
         exit_code=ExitCode.ERROR,
@@ -141,7 +144,19 @@ def _base(cloud: str) -> str:
 
 def _aws(region: str, names: list[str], fetched: str, get: Getter) -> list[Figure]:
     url = _base("eks") + pricelists.AWS_OFFER_PATH.format(region=region)
-    return pricelists.aws_offer(get(url), region, names, url, fetched)
+    if get is not get_json:
+        return pricelists.aws_offer(get(url), region, names, url, fetched)
+    # The offer file is several GB: read as a stream, never whole (cost/offerfile.py).
+    try:
+        with urllib.request.urlopen(url, timeout=TIMEOUT_S) as answer:
+            return offerfile.read_offer(answer, region, names, url, fetched)
+    except urllib.error.HTTPError as exc:
+        why = f"HTTP {exc.code} {exc.reason}"
+    except (urllib.error.URLError, OSError) as exc:
+        why = str(getattr(exc, "reason", exc))
+    except offerfile.OfferFileError as exc:
+        why = f"the answer is not an offer file ({exc})"
+    raise _unreachable(url, why)
 
 
 def _azure(region: str, names: list[str], fetched: str, get: Getter) -> list[Figure]:

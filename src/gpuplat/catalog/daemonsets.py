@@ -50,6 +50,8 @@ Feature = Literal[
     "nvidia_dra_driver",
     "dcgm_exporter_chart",
     "efa_device_plugin",
+    "network_operator",
+    "infiniband",
 ]
 """Something a node may have on that brings DaemonSets with it; a typo in the data is an error."""
 

@@ -1,19 +1,21 @@
 """The catalog's data files, each validated once by its pydantic model and indexed by name.
 
 Importing this module reads nothing: each file is parsed and validated on the first lookup that
-needs it and cached for the process.
+needs it and cached for the process, and kept validated between processes by
+:mod:`gpuplat.catalog.cache`.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from importlib import resources
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from gpuplat.catalog import cache
 from gpuplat.catalog.model import (
     CLOUDS,
     Accelerator,
@@ -39,6 +41,7 @@ from gpuplat.catalog.model import (
 )
 
 _M = TypeVar("_M", bound=BaseModel)
+_DATA = Path(__file__).with_name("data")
 _T = TypeVar("_T")
 SHAPE_FILES: Mapping[Cloud, tuple[str, type[ShapesFile]]] = {
     "gke": ("gke", GkeFile),
@@ -52,33 +55,44 @@ class CatalogDataError(ValueError):
     """A catalog data file is malformed (a packaging or editing error, never user input)."""
 
 
-@functools.cache
-def raw(stem: str) -> Mapping[str, Any]:
-    """One data file as parsed YAML (cached)."""
+def data_file(stem: str) -> bytes:
+    """The bytes of one data file (``data/STEM.yaml``)."""
+    # Beside this module (gpuplat installs as plain files); importlib.resources would cost
+    # more to import than reading every data file this command needs.
+    return (_DATA / f"{stem}.yaml").read_bytes()
+
+
+def _yaml(stem: str, data: bytes) -> Mapping[str, Any]:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    path = resources.files("gpuplat.catalog").joinpath("data").joinpath(f"{stem}.yaml")
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
-    if not isinstance(data, dict):
+    found = yaml.load(data.decode("utf-8"), Loader=loader)
+    if not isinstance(found, dict):
         raise CatalogDataError(f"{stem}.yaml: expected a mapping at the top level")
-    return data
+    return found
 
 
 def parse(stem: str, model: type[_M]) -> _M:
-    """Validate one data file with its model.
+    """Validate one data file with its model; from the on-disk cache when it holds these bytes.
 
     Raises:
         CatalogDataError: The file does not match the model (every problem listed).
     """
+    data = data_file(stem)
+    entry = cache.entry(stem, data, model)
+    found = cache.load(entry, model)
+    if found is not None:
+        return found
     try:
-        return model.model_validate(raw(stem))
+        found = model.model_validate(_yaml(stem, data))
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
             for e in exc.errors()
         )
         raise CatalogDataError(f"{stem}.yaml: {problems}") from None
+    cache.store(entry, found)
+    return found
 
 
 def index(items: Iterable[_T], key: str, where: str) -> Mapping[str, _T]:

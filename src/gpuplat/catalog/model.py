@@ -51,7 +51,7 @@ Sources = tuple[Text, ...]
 class Record(BaseModel):
     """Base of every catalog record: frozen, unknown keys refused."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class Checked(Record):

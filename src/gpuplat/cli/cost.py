@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
 
 import click
 
@@ -74,20 +73,33 @@ def cost(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["mermaid", "dot", "svg"]),
+    type=click.Choice(["mermaid", "dot", "svg", "png"]),
     default="mermaid",
     show_default=True,
-    help="mermaid (pull requests, READMEs), dot, or svg through Graphviz' dot.",
+    help="mermaid (pull requests, READMEs), dot, or svg / png through Graphviz' dot.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the drawing to this file (needed for png) instead of stdout.",
 )
 @click.pass_obj
-def graph(app: App, env: str | None, fmt: str) -> int:
+def graph(app: App, env: str | None, fmt: str, output: Path | None) -> int:
     """Draw ENV (default: every environment): clusters, pools, workloads and their cost."""
-    from gpuplat.app.graph import graph_project
+    from gpuplat.app.graph import Format, graph_project
 
-    chosen: Literal["mermaid", "dot", "svg"] = (
-        "svg" if fmt == "svg" else "dot" if fmt == "dot" else "mermaid"
+    if fmt == "png" and output is None:
+        raise click.UsageError("--format png writes a file: give it with -o FILE")
+    chosen: Format = (
+        "png" if fmt == "png" else "svg" if fmt == "svg" else "dot" if fmt == "dot" else "mermaid"
     )
-    app.console.data(graph_project(app.root, env, chosen).decode().rstrip("\n"))
+    drawn = graph_project(app.root, env, chosen)
+    if output is None:
+        app.console.data(drawn.decode().rstrip("\n"))
+        return 0
+    output.write_bytes(drawn)
+    app.console.say(f"wrote {output}")
     return 0
 
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import datetime
+import importlib
 import os
 import signal
 import sys
-import tempfile
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -19,7 +17,7 @@ from gpuplat import __version__
 from gpuplat.cli.habits import hoist_project_option, project_root, usage_hint
 from gpuplat.console import Console
 from gpuplat.errors import ExitCode, GpuplatError, file_error
-from gpuplat.interrupt import interrupted
+from gpuplat.interrupt import guard, held, interrupted
 
 
 @dataclass
@@ -35,8 +33,45 @@ _STANDALONE = [False]
 """Whether :func:`main` runs: gpuplat is the process, not a call inside another program's."""
 
 
+COMMANDS = {
+    "apply": "terraform",
+    "conformance": "project",
+    "converge": "moves",
+    "cost": "cost",
+    "destroy": "terraform",
+    "drift": "terraform",
+    "failover": "moves",
+    "graph": "cost",
+    "init": "project",
+    "migrate": "terraform",
+    "output": "terraform",
+    "place": "project",
+    "plan": "terraform",
+    "prices": "cost",
+    "render": "project",
+    "schema": "project",
+    "validate": "project",
+    "vendor": "vendor",
+}
+"""Each command and the module of ``gpuplat.cli`` that defines it, imported when it is asked for."""
+
+
 class _Group(click.Group):
-    """Turns results and errors of every command into exit codes, in one place."""
+    """Turns results and errors of every command into exit codes, in one place.
+
+    Commands are loaded lazily: :data:`COMMANDS` names them, and a command's module is
+    imported (whole, a signal waiting for its end) the first time the command is looked up.
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMANDS.get(cmd_name)
+        if cmd_name not in self.commands and module is not None:
+            with held():
+                importlib.import_module(f"gpuplat.cli.{module}")
+        return super().get_command(ctx, cmd_name)
 
     def make_context(
         self,
@@ -68,6 +103,8 @@ class _Group(click.Group):
             app = ctx.find_object(App)
             console = app.console if app else Console()
             if app and app.debug:
+                import traceback
+
                 traceback.print_exc(file=console.err)
             console.error(exc, strict=bool(ctx.meta.get("strict")))
             ctx.exit(int(exc.exit_code))
@@ -110,6 +147,10 @@ def closed_pipe() -> int:
 
 
 def _internal_error(console: Console, debug: bool) -> None:
+    import datetime  # the crash path alone needs these
+    import tempfile
+    import traceback
+
     text = traceback.format_exc()
     if debug:
         console.say(text)
@@ -152,7 +193,10 @@ def main() -> NoReturn:
     """Console-script entry point."""
     # CI runners cancel with SIGTERM: take the same graceful path as Ctrl-C, so Terraform is
     # stopped cleanly and its state lock released.
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    guard()
+    # gpuplat uses no pydantic plugin: skip pydantic's scan of every installed package's entry
+    # points for them (pydantic's documented switch; a value the user set is kept).
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _STANDALONE[0] = True
     try:
         cli.main(prog_name="gpuplat")

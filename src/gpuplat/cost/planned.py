@@ -1,9 +1,13 @@
-"""The cost delta of a Terraform plan: node pools and cluster fees before and after it.
+"""The cost delta of a Terraform plan: the cluster's bill before and after it.
 
-Both sides are read from the plan's resource values (``terraform show -json``) into the spec's
-terms — shape, capacity type, fewest and most nodes — and priced by the same
-:func:`gpuplat.cost.rates.shape_rate` as ``gpuplat cost``, so a plan's delta and the cost report
-agree. The before side is what the state holds, which no spec describes any more.
+Node pools and cluster fees are read from the plan's resource values (``terraform show -json``)
+into the spec's terms — shape, capacity type, fewest and most nodes — and priced by the same
+:func:`gpuplat.cost.rates.shape_rate` as ``gpuplat cost``. The rest of the bill (boot disks,
+local SSDs, NAT, load balancer, public IPv4) is priced by ``cost``'s own
+:func:`gpuplat.cost.lines.cluster_lines` at the node counts the plan holds, and what that bill
+does not count is named the same way: a plan's figure after it is ``cost``'s figure for the
+cluster (tests/cost/test_plan_is_cost.py). The before side is what the state holds, which no spec
+describes any more: its other lines are priced as the spec's cluster renders them.
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ from gpuplat import clock
 from gpuplat.addresses import Element, element_of
 from gpuplat.catalog import Cloud
 from gpuplat.cost.estimate import COMMITTED
-from gpuplat.cost.money import Amount, per_node
+from gpuplat.cost.lines import Counts, cluster_lines
+from gpuplat.cost.money import Amount, per_node, total
 from gpuplat.cost.rates import ceiling_rate, cluster_fee_rate, shape_rate
+from gpuplat.spec.model import Cluster, Spec
 from gpuplat.targets import target_of_resource
 from gpuplat.targets.planvalues import PlannedPool
 from gpuplat.terraform import Action, Plan, ResourceChange
@@ -31,6 +37,8 @@ class CostDelta:
     floor_after: Amount
     ceiling_before: Amount
     ceiling_after: Amount
+    not_counted: tuple[str, ...] = ()
+    """What the bill after the plan is charged that no amount here includes (as in ``cost``)."""
 
     def text(self) -> str:
         def one(before: Amount, after: Amount) -> str:
@@ -57,7 +65,26 @@ class CostDelta:
             "floor_after": amount_json(self.floor_after),
             "ceiling_before": amount_json(self.ceiling_before),
             "ceiling_after": amount_json(self.ceiling_after),
+            "not_counted": list(self.not_counted),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Billed:
+    """The spec's cluster a plan is of: what prices the bill's lines beside nodes and fee."""
+
+    cluster: Cluster
+    protected: bool
+    """Its environment is prod-like (EKS then has a NAT gateway per zone)."""
+
+
+def billed(spec: Spec, env: str, cluster: str) -> Billed | None:
+    """The :class:`Billed` of one cluster of an environment's spec, or None if it has none."""
+    found = next((c for c in spec.clusters if c.name == cluster), None)
+    if found is None:
+        return None
+    one = next((e for e in spec.environments if e.name == env), None)
+    return Billed(found, one is not None and one.is_protected())
 
 
 def cost_delta(
@@ -65,6 +92,7 @@ def cost_delta(
     table: Mapping[str, Element],
     regions: Mapping[str, str] | None = None,
     today: date | None = None,
+    bill: Billed | None = None,
 ) -> CostDelta | None:
     """The cost of a plan's node pools and clusters before and after it, or None if it has none.
 
@@ -75,6 +103,9 @@ def cost_delta(
             where a cluster is not named here.
         today: The day the cluster fees are priced on (a minor in extended support costs
             more); None for :func:`gpuplat.clock.today`.
+        bill: The spec's cluster the plan is of: with it, each side where the cluster exists
+            also counts the lines of :func:`gpuplat.cost.lines.cluster_lines` at the plan's
+            node counts, and the delta names what is not counted; without it, nodes and fees.
 
     Returns:
         The delta, or None when the plan holds no node pool or cluster.
@@ -88,6 +119,7 @@ def cost_delta(
     on = today if today is not None else clock.today()
     sums = [Amount(), Amount(), Amount(), Amount()]
     ladders: dict[tuple[int, str], Amount] = {}
+    nodes: tuple[_Nodes, _Nodes] = (_Nodes(), _Nodes())
     seen = False
     zones = cluster_zones(plan)
     for change in plan.resource_changes:
@@ -96,15 +128,18 @@ def cost_delta(
             continue
         seen = True
         region = _region(change, table, regions or {})
+        owner = element_of(change.address, dict(table))
         for slot, values in ((0, change.before), (1, change.after)):
             if not isinstance(values, dict) or (slot == 1 and change.action is Action.DELETE):
                 continue
             if change.type == cloud.cluster_resource:
+                nodes[slot].exists = True
                 fee = _fee(cloud.cloud, cloud.planned_fee_tier(values, on))
                 sums[slot] = sums[slot] + fee
                 sums[slot + 2] = sums[slot + 2] + fee
                 # AKS keeps its system (default) node pool inside the cluster resource.
                 for inner in cloud.planned_cluster_pools(values):
+                    nodes[slot].add(None, inner)
                     low, high = _priced(inner, region)
                     sums[slot] = sums[slot] + low
                     sums[slot + 2] = sums[slot + 2] + high
@@ -112,6 +147,7 @@ def cost_delta(
             pool = cloud.planned_pool(values, zones.get(slot))
             if pool is None:
                 continue
+            nodes[slot].add(_pool_name(owner, change.address), pool)
             low, high = _priced(pool, region)
             sums[slot] = sums[slot] + low
             if pool.ladder is None or pool.capacity in COMMITTED:
@@ -123,7 +159,62 @@ def cost_delta(
         return None
     for (slot, _), most in sorted(ladders.items()):
         sums[slot + 2] = sums[slot + 2] + most
-    return CostDelta(sums[0], sums[1], sums[2], sums[3])
+    unpriced: tuple[str, ...] = ()
+    if bill is not None:
+        for slot in (0, 1):
+            if not nodes[slot].exists:
+                continue
+            lines, missing = cluster_lines(bill.cluster, bill.protected, nodes[slot].counts(bill))
+            sums[slot] = sums[slot] + total(line.floor for line in lines)
+            sums[slot + 2] = sums[slot + 2] + total(line.ceiling for line in lines)
+            if slot == 1:
+                unpriced = (*missing, *nodes[slot].strangers(bill))
+    return CostDelta(sums[0], sums[1], sums[2], sums[3], unpriced)
+
+
+class _Nodes:
+    """Nodes of one side of a plan per spec pool (None: the system pool) at min and at max."""
+
+    def __init__(self) -> None:
+        self.exists = False
+        """The cluster resource is on this side (its network and fee are billed)."""
+        self.pools: dict[str | None, list[int]] = {}
+
+    def add(self, name: str | None, pool: PlannedPool) -> None:
+        low, high = self.pools.setdefault(name, [0, 0])
+        # A ladder's rungs share its cap: each may hold all of it, never all at once.
+        most = max(high, pool.max_nodes) if pool.ladder is not None else high + pool.max_nodes
+        self.pools[name] = [low + pool.min_nodes, most]
+
+    def counts(self, bill: Billed) -> list[Counts]:
+        by_name = {p.name: p for p in bill.cluster.node_pools}
+        out = [
+            Counts(by_name[name], low, low, high)
+            for name, (low, high) in self.pools.items()
+            if name is not None and name in by_name
+        ]
+        if None in self.pools:
+            low, high = self.pools[None]
+            out.append(Counts(None, low, low, high))
+        return out
+
+    def strangers(self, bill: Billed) -> tuple[str, ...]:
+        """Pools the plan holds that the spec's cluster does not: their disks are not priced."""
+        known = {p.name for p in bill.cluster.node_pools}
+        return tuple(
+            f"boot disks of {name} (not in the spec)"
+            for name in self.pools
+            if name is not None and name not in known
+        )
+
+
+def _pool_name(owner: Element, address: str) -> str | None:
+    """The spec pool a planned pool resource renders (None: the cluster's system pool)."""
+    if owner.kind == "pool":
+        return owner.name.split("/", 1)[-1]
+    if owner.kind == "cluster":
+        return None
+    return address
 
 
 def cluster_zones(plan: Plan) -> dict[int, int]:

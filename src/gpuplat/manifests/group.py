@@ -19,9 +19,10 @@ from gpuplat.workload.serving import ServingPlan
 LEADER_ONLY = ("ports", "startupProbe", "readinessProbe", "livenessProbe")
 
 
-def _role(pod: Obj, command: tuple[str, ...], *, leader: bool) -> Obj:
-    """``pod`` with its server container running ``command`` (and, on workers, no port or
-    probes)."""
+def _role(pod: Obj, group: GroupPlan, *, leader: bool) -> Obj:
+    """``pod`` with its server container running its group role's command (and, on workers,
+    no port or probes), adding the capabilities of the group's fabric."""
+    command = group.leader_command if leader else group.worker_command
     containers = pod["containers"]
     assert isinstance(containers, list)
     server = {
@@ -29,6 +30,11 @@ def _role(pod: Obj, command: tuple[str, ...], *, leader: bool) -> Obj:
         for k, v in containers[0].items()
         if k not in ("command", "args") and (leader or k not in LEADER_ONLY)
     }
+    if group.capabilities:
+        security = server["securityContext"]
+        assert isinstance(security, dict)
+        capabilities = {**security["capabilities"], "add": list(group.capabilities)}
+        server["securityContext"] = {**security, "capabilities": capabilities}
     return {**pod, "containers": [{"name": server.pop("name"), "command": list(command), **server}]}
 
 
@@ -58,11 +64,11 @@ def group_object(plan: ServingPlan, group: GroupPlan, meta: Obj, template_meta: 
                 # Copies: the YAML dumper would write shared objects as anchors and aliases.
                 "leaderTemplate": {
                     "metadata": deepcopy(template_meta),
-                    "spec": deepcopy(_role(pod, group.leader_command, leader=True)),
+                    "spec": deepcopy(_role(pod, group, leader=True)),
                 },
                 "workerTemplate": {
                     "metadata": deepcopy(template_meta),
-                    "spec": deepcopy(_role(pod, group.worker_command, leader=False)),
+                    "spec": deepcopy(_role(pod, group, leader=False)),
                 },
             },
         },

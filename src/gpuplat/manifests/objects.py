@@ -12,6 +12,7 @@ from collections.abc import Iterable
 import yaml
 
 from gpuplat.addons import AddonsPlan, plan_addons
+from gpuplat.manifests.fabric import nic_cluster_policy
 from gpuplat.manifests.group import group_object, queue_objects
 from gpuplat.manifests.pod import Obj, pod_spec
 from gpuplat.spec.load import EnvSpec
@@ -158,6 +159,22 @@ def serving_objects(plan: ServingPlan) -> list[Obj]:
                 },
             }
         )
+        if http.door is not None:
+            meta = _meta(http.door.name, http.door.namespace, labels)
+            meta["annotations"] = dict(http.door.annotations)
+            port = {"name": "http", "port": http.interceptor_port}
+            objects.append(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Service",
+                    "metadata": meta,
+                    "spec": {
+                        "type": "LoadBalancer",
+                        "selector": dict(http.door.selector),
+                        "ports": [{**port, "targetPort": http.door.target_port}],
+                    },
+                }
+            )
     return objects
 
 
@@ -318,6 +335,14 @@ def build_manifests(env: EnvSpec) -> dict[str, str]:
         objects = addon_objects(plan_addons(env.spec, cluster))
         if objects:
             files[f"{env.name}/{cluster.name}/platform/device-plugin-config.yaml"] = dump(objects)
+        # The fabric operator's configuration, as the serving stage applies it.
+        cloud = target(cluster.cloud)
+        graces = [p.grace_seconds for p in serving_plans(env, cluster.name)]
+        fabric = cloud.fabric_policy(cluster, max(graces, default=0))
+        if fabric is not None:
+            files[f"{env.name}/{cluster.name}/serving/nic-cluster-policy.yaml"] = dump(
+                [nic_cluster_policy(fabric)]
+            )
         # The same objects the platform stage applies (one source: the target's ladders).
         ladders = target(cluster.cloud).ladder_platform(env.spec, cluster).manifests
         if ladders:

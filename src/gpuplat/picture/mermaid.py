@@ -32,6 +32,12 @@ CLASSES = (
 )
 """Mermaid classes for the capacity types, drawn as in DOT (picture/dot.py)."""
 
+PAID_IDLE = "stroke:#c0392b,stroke-width:4px"
+"""A pool with units paid for and idle: a thick red outline, as in DOT."""
+
+ARROWS = {"active": "-->", "warm": "-.->|warm standby|", "cold": "-.->|failover|"}
+"""Arrows by the workload's role on the pool's cluster, as in DOT."""
+
 
 def _box(box: Box, indent: str) -> str:
     return f"{indent}{box.id}[{_label(box.lines)}]"
@@ -59,6 +65,7 @@ def mermaid(envs: Sequence[EnvBox]) -> str:
         out.extend(_box(w, "    ") for w in env.workloads)
         out.append("  end")
     kinds: dict[str, list[str]] = {}
+    idle: list[str] = []
     for env in envs:
         for cluster in env.clusters:
             for pool in cluster.pools:
@@ -67,12 +74,17 @@ def mermaid(envs: Sequence[EnvBox]) -> str:
                 for box in pool.rungs or (pool,):
                     if box.kind is not None:
                         kinds.setdefault(box.kind, []).append(box.id)
+                if pool.paid_idle:
+                    idle.append(pool.rungs[0].id if pool.rungs else pool.id)
         for edge in env.edges:
-            arrow = "-->" if edge.primary else "-.->|failover|"
-            out.append(f"  {edge.source} {arrow} {edge.target}")
+            out.append(f"  {edge.source} {ARROWS[edge.role]} {edge.target}")
     for kind, style in CLASSES:
         if kind in kinds:
             name = kind.replace("-", "")  # a class name is a plain word
             out.append(f"  classDef {name} {style}")
             out.extend(f"  class {box_id} {name}" for box_id in kinds[kind])
+    if idle:
+        # After the capacity classes, so the alarm's outline wins over theirs.
+        out.append(f"  classDef paididle {PAID_IDLE}")
+        out.extend(f"  class {box_id} paididle" for box_id in idle)
     return "\n".join(out) + "\n"

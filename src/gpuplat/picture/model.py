@@ -1,10 +1,12 @@
 """What the picture shows, independent of the drawing format.
 
-Environments hold clusters (cloud, region, $/month at the ceiling), clusters hold pools (shape,
-GPUs, capacity type, min..max nodes, $/month at the ceiling); workloads (replicas, GPUs per
-replica, sharing) point at the pools they run on: solid to their first cluster's pools, dashed
-to the clusters they fail over to. Node ids are positional (``e0c1p2``), so no spec text ever
-becomes part of the drawing's syntax; names appear only in labels, escaped by each format.
+Environments, in the order the spec declares them, hold clusters (cloud, region, $/month at the
+floor and the ceiling), clusters hold pools (shape, GPUs, capacity type, min..max nodes, $/month
+at the floor and the ceiling, and the stranded units of ``gpuplat cost --stranded``: paid idle
+apart from free headroom); workloads (replicas, GPUs per replica, sharing) point at the pools
+they run on, each arrow by the workload's role on that cluster (active, warm or cold standby).
+Node ids are positional (``e0c1p2``), so no spec text ever becomes part of the drawing's syntax;
+names appear only in labels, escaped by each format.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpuplat.cost.estimate import EnvCost, PoolCost
-from gpuplat.spec.model import Cluster, NodePool, Spec
+from gpuplat.cost.money import Amount, total
+from gpuplat.cost.stranded import Finding
+from gpuplat.spec.model import Cluster, NodePool, Role, Spec
 from gpuplat.spec.resolve import resolve_pool, workload_pools
+from gpuplat.spec.roles import role_of
 from gpuplat.spec.units import workload_unit
 from gpuplat.targets import pool_node_bounds, target
 
@@ -32,6 +37,8 @@ class Box:
     lines: tuple[str, ...]
     kind: str | None = None
     rungs: tuple[Box, ...] = ()
+    paid_idle: bool = False
+    """Some of the pool's units are paid for and idle at the ceiling (drawn in alarm)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +52,13 @@ class ClusterBox:
 class Edge:
     source: str
     target: str
-    primary: bool
+    role: Role
+    """The workload's role on the target's cluster: ``active`` serves, ``warm`` is a standby
+    running its warm replicas, ``cold`` a standby that starts on failover."""
+
+    @property
+    def primary(self) -> bool:
+        return self.role == "active"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,17 +70,20 @@ class EnvBox:
     edges: tuple[Edge, ...]
 
 
-def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
+def picture(
+    envs: Sequence[tuple[str, Spec, EnvCost, Sequence[Finding]]],
+) -> tuple[EnvBox, ...]:
     """The boxes and edges of each environment.
 
     Args:
-        envs: (name, spec, cost estimate) of each environment, in order.
+        envs: (name, spec, cost estimate, stranded findings) of each environment, in the
+            order the spec declares them.
 
     Returns:
         One box per environment.
     """
     out = []
-    for e, (name, spec, cost) in enumerate(envs):
+    for e, (name, spec, cost, findings) in enumerate(envs):
         ids: dict[tuple[str, str], str] = {}
         clusters = []
         for c, (cluster, priced) in enumerate(zip(spec.clusters, cost.clusters, strict=True)):
@@ -75,15 +91,17 @@ def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
             for p, (pool, pc) in enumerate(zip(cluster.node_pools, priced.pools, strict=True)):
                 box_id = f"e{e}c{c}p{p}"
                 ids[(cluster.name, pool.name)] = box_id
-                pools.append(pool_box(box_id, cluster, pool, pc))
-            total = priced.total("ceiling").text()
+                found = [f for f in findings if (f.cluster, f.pool) == (cluster.name, pool.name)]
+                pools.append(pool_box(box_id, cluster, pool, pc, found))
+            floor, most = priced.total("floor").text(), priced.total("ceiling").text()
             clusters.append(
                 ClusterBox(
                     f"e{e}c{c}",
                     (
                         f"cluster {cluster.name}",
                         f"{cluster.cloud} {cluster.region}",
-                        f"{total}/month at max (with system pool, fee, disks, network)",
+                        f"{floor} floor .. {most} ceiling a month",
+                        "(with system pool, fee, disks, network)",
                     ),
                     tuple(pools),
                 )
@@ -97,40 +115,70 @@ def picture(envs: Sequence[tuple[str, Spec, EnvCost]]) -> tuple[EnvBox, ...]:
             unit = workload_unit(spec, workload)
             noun = "slice" if sharing else "GPU"
             plain = f"{workload.gpus} {noun}{'s' if workload.gpus != 1 else ''}"
-            workloads.append(
-                Box(
-                    box_id,
-                    (
-                        f"workload {workload.name}",
-                        f"{workload.replicas.min}..{workload.replicas.max} replicas",
-                        f"{unit.each(workload.gpus) if unit is not None else plain} each",
-                    ),
-                )
+            lines = (
+                f"workload {workload.name}",
+                f"{workload.replicas.min}..{workload.replicas.max} replicas",
+                f"{unit.each(workload.gpus) if unit is not None else plain} each",
             )
-            for index, (cluster_name, pools_of) in enumerate(
-                workload_pools(spec, workload).items()
-            ):
+            if workload.multi_host is not None:
+                # A replica is a group of whole nodes: drawn as one, counted in nodes and GPUs.
+                nodes = workload.multi_host.nodes
+                lines = (
+                    f"workload {workload.name}",
+                    f"{workload.replicas.min}..{workload.replicas.max} groups of {nodes} nodes",
+                    f"{nodes} x {plain} = {nodes * workload.gpus} GPUs a group",
+                )
+            workloads.append(Box(box_id, lines))
+            for cluster_name, pools_of in workload_pools(spec, workload).items():
                 for pool in pools_of:
                     target = ids.get((cluster_name, pool.name))
                     if target is not None:
-                        edges.append(Edge(box_id, target, index == 0))
+                        edges.append(Edge(box_id, target, role_of(workload, cluster_name)))
         out.append(EnvBox(f"e{e}", name, tuple(clusters), tuple(workloads), tuple(edges)))
     return tuple(out)
 
 
-def pool_box(box_id: str, cluster: Cluster, pool: NodePool, priced: PoolCost) -> Box:
-    """A pool's box: its shape, GPUs, capacity, node range and ceiling; a ladder's rungs."""
+def stranded_lines(findings: Sequence[Finding], noun: str) -> tuple[tuple[str, ...], bool]:
+    """What a pool strands, for its label: units paid for and idle (on nodes that run anyway)
+    apart from free headroom (nodes created only when used); and whether any is paid idle."""
+    kept = [f for f in findings if f.kind != "short"]
+    idle = sum(f.units for f in kept)
+    free = sum(f.headroom_units for f in kept)
+    out = []
+    if idle:
+        cost = total(f.wasted for f in kept)
+        out.append(f"STRANDED, paid idle: {idle} {noun}, {_month(cost)}")
+    if free:
+        cost = total(f.headroom for f in kept)
+        out.append(f"free headroom: {free} {noun} ({_month(cost)} once used)")
+    return tuple(out), idle > 0
+
+
+def _month(amount: Amount) -> str:
+    return f"{amount.text()}/month"
+
+
+def pool_box(
+    box_id: str,
+    cluster: Cluster,
+    pool: NodePool,
+    priced: PoolCost,
+    findings: Sequence[Finding] = (),
+) -> Box:
+    """A pool's box: its shape, GPUs, capacity, node range, floor and ceiling, what it
+    strands; a ladder's rungs."""
     gpu = resolve_pool(cluster, pool)
     per = gpu.gpus_per_node if gpu.gpus_per_node is not None else "?"
     slices = f", {gpu.units_per_node} slices" if pool.sharing.mode != "none" else ""
     shape = f"{pool.machine_type}: {per} x {gpu.accelerator or '?'}{slices}"
-    most = f"{priced.ceiling.cost.text()}/month at max" + (
+    most = f"{priced.floor.cost.text()} floor .. {priced.ceiling.cost.text()} ceiling a month" + (
         " (unverified price)" if priced.unverified else ""
     )
     nodes = f"{priced.min_nodes}..{priced.max_nodes} nodes"
+    idle, paid = stranded_lines(findings, "slices" if slices else "GPUs")
     if priced.capacity != "ladder":
-        lines = (f"pool {pool.name}", shape, f"{priced.capacity}, {nodes}", most)
-        return Box(box_id, lines, priced.capacity)
+        lines = (f"pool {pool.name}", shape, f"{priced.capacity}, {nodes}", most, *idle)
+        return Box(box_id, lines, priced.capacity, paid_idle=paid)
     rungs = []
     ladder = target(cluster.cloud).ladder(cluster, pool).rungs
     for i, (rung, rate) in enumerate(zip(ladder, priced.rungs, strict=True)):
@@ -151,5 +199,5 @@ def pool_box(box_id: str, cluster: Cluster, pool: NodePool, priced: PoolCost) ->
                 kind,
             )
         )
-    frame = (f"ladder {pool.name}, {nodes} in all", shape, most)
-    return Box(box_id, frame, "ladder", tuple(rungs))
+    frame = (f"ladder {pool.name}, {nodes} in all", shape, most, *idle)
+    return Box(box_id, frame, "ladder", tuple(rungs), paid_idle=paid)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from gpuplat.hcl.writer import ident, raw
 from gpuplat.render.naming import module_label
+from gpuplat.render.serving import ServerView
 from gpuplat.spec.model import Workload
+from gpuplat.workload.scaling import InterceptorDoor
 from gpuplat.workload.serving import ServingPlan
 
 MODULE = "route53-weighted-record"
@@ -24,29 +26,49 @@ INTERVAL_SECONDS = 30
 FAILURE_THRESHOLD = 3
 
 
+def door_of(plan: ServingPlan) -> InterceptorDoor | None:
+    """The load balancer in front of a scale-to-zero placement's interceptor, if any."""
+    http = plan.scaler.http if plan.scaler is not None else None
+    return http.door if http is not None else None
+
+
+def address_module(plan: ServingPlan, server: ServerView) -> str:
+    """The module call whose ``address`` output is the placement's load balancer: the
+    scale-to-zero module's (in front of the interceptor) or the model server's."""
+    return server.zero_module if door_of(plan) is not None else server.module
+
+
 def door_view(
-    plan: ServingPlan, workload: Workload, server_module: str
+    plan: ServingPlan, workload: Workload, server: ServerView
 ) -> dict[str, object] | None:
     """The placement's Route 53 module call, or None when the workload has no front door."""
     door = workload.front_door
     if door is None:
         return None
+    health: dict[str, object] = {
+        "path": plan.probes.path,
+        "port": plan.port,
+        "interval": INTERVAL_SECONDS,
+        "failure_threshold": FAILURE_THRESHOLD,
+    }
+    zero = door_of(plan)
+    http = plan.scaler.http if plan.scaler is not None else None
+    if zero is not None and http is not None:
+        # An HTTP probe through the interceptor would be held and counted: Route 53's
+        # checkers, from several regions every 30 s, would keep a GPU replica up. A TCP
+        # check sees that the load balancer and the interceptor answer, not the server.
+        health.update(port=http.interceptor_port, type="TCP")
     return {
         "module": module_label("door", plan.name, plan.cluster),
-        "after": server_module,
+        "after": address_module(plan, server),
         "args": {
             "zone_id": door.zone_id,
             "name": door.name,
             "placement": {"set_identifier": f"{plan.name}@{plan.cluster}", "label": plan.cluster},
-            "address": raw(f"module.{ident(server_module)}.address"),
+            "address": raw(f"module.{ident(address_module(plan, server))}.address"),
             "weight": SERVING_WEIGHT if plan.primary else 0,
             "ttl": door.ttl,
-            "health": {
-                "path": plan.probes.path,
-                "port": plan.port,
-                "interval": INTERVAL_SECONDS,
-                "failure_threshold": FAILURE_THRESHOLD,
-            },
+            "health": health,
         },
     }
 

@@ -47,6 +47,7 @@ def platform_view(env: EnvSpec, cluster: Cluster) -> PlatformView:
         "plugin_pools": list(plan.plugin_pools),
         "pool_tolerations": [{"key": k, "effect": e} for k, e in plan.pool_tolerations],
         "efa_device_plugin": plan.efa_device_plugin,
+        **({"network_operator": True} if plan.network_operator else {}),
         "cluster_autoscaler": {
             "enabled": plan.cluster_autoscaler,
             "cluster_name": cluster.name,

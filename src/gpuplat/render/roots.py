@@ -15,7 +15,7 @@ from gpuplat.releases.versions import Release, latest, release_files, release_ha
 from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
 from gpuplat.render.frontdoor import MODULE as DOOR_MODULE
-from gpuplat.render.frontdoor import door_view, provider_view
+from gpuplat.render.frontdoor import address_module, door_of, door_view, provider_view
 from gpuplat.render.naming import STAGES, module_label, root_dir, to_project
 from gpuplat.render.platform import platform_view
 from gpuplat.render.serving import ModuleCall, ServerView, server_view
@@ -149,7 +149,7 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         servers.append(server)
     workloads = {w.name: w for w in env.spec.workloads}
     servers = [
-        replace(s, door=door_view(plan, workloads[plan.name], s.module))
+        replace(s, door=door_view(plan, workloads[plan.name], s))
         for plan, s in zip(plans, servers, strict=True)
     ]
     modules = {"model-server"} if servers else set()
@@ -171,6 +171,12 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         metrics_reader = ModuleCall(
             f"metrics_{cluster.name}", reader_args, cloud.metrics_reader_module
         )
+    # The fabric's operator configuration (AKS InfiniBand: the NicClusterPolicy), once a cluster.
+    fabric_args = cloud.fabric_policy(cluster, max((p.grace_seconds for p in plans), default=0))
+    fabric = None
+    if fabric_args is not None and cloud.fabric_module is not None:
+        modules.add(cloud.fabric_module)
+        fabric = ModuleCall(module_label("fabric", cluster.name), fabric_args, cloud.fabric_module)
     # One map written by expr(), which aligns its keys as terraform fmt does at any width.
     endpoints: dict[str, object] = {}
     # What a front door (DNS, a global load balancer, a multi-cluster gateway) needs per
@@ -188,12 +194,14 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
             "serving": plan.primary,
             "endpoint": endpoint,
         }
-        if plan.load_balancer is not None:
-            # Reachable from outside the cluster: the load balancer the cloud gave the Service.
-            placed["address"] = raw(f"module.{ident(s.module)}.address")
+        if plan.load_balancer is not None or door_of(plan) is not None:
+            # Reachable from outside the cluster: the load balancer the cloud gave the Service
+            # (a scale-to-zero workload's: the one in front of its interceptor).
+            placed["address"] = raw(f"module.{ident(address_module(plan, s))}.address")
         placements[key] = placed
     context: dict[str, object] = {
         "metrics_reader": metrics_reader,
+        "fabric": fabric,
         "servers": servers,
         "floors": any(p.scaler is not None for p in plans),
         "endpoints": endpoints,

@@ -16,6 +16,7 @@ from gpuplat.workload.blob import CLIENT_ID_ANNOTATION, BlobReader
 from gpuplat.workload.group import RESTART_POLICY, STARTUP_POLICY, GroupPlan
 from gpuplat.workload.health import Probe
 from gpuplat.workload.queue import QueuePlan, queue_of
+from gpuplat.workload.scaling import InterceptorDoor
 from gpuplat.workload.serving import EnvVar, ServingPlan
 from gpuplat.workload.weights import Weights
 
@@ -163,6 +164,7 @@ def group_args(group: GroupPlan, queue: QueuePlan | None) -> dict[str, object]:
         "startup_policy": STARTUP_POLICY,
         "restart_policy": RESTART_POLICY,
         "service_selector": dict(group.leader_selector),
+        **({"capabilities": list(group.capabilities)} if group.capabilities else {}),
         **({"queue": _queue(queue)} if queue is not None else {}),
     }
 
@@ -200,6 +202,7 @@ def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
                 "external_name": http.interceptor_host,
                 "port": http.interceptor_port,
             },
+            **({"door": _door(http.door)} if http.door is not None else {}),
             "scaler": http.http_scaler,
             "target_pending_requests": http.target_pending_requests,
             "wait_seconds": http.wait_seconds,
@@ -245,6 +248,15 @@ def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
         else:
             args["pod_monitor"] = {"api_version": scrape.api_version, **where}
     return args
+
+
+def _door(door: InterceptorDoor) -> dict[str, object]:
+    return {
+        "namespace": door.namespace,
+        "selector": dict(door.selector),
+        "target_port": door.target_port,
+        "annotations": dict(door.annotations),
+    }
 
 
 @dataclass(frozen=True)

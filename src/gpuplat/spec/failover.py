@@ -55,6 +55,8 @@ class Failover:
     """Why the target cannot hold the workload (empty: it can)."""
     up: Move | None = None
     downs: tuple[Move, ...] = ()
+    door: tuple[str, int] | None = None
+    """The front door's name and TTL (seconds), when the workload has one; its weights move."""
 
     @property
     def scale_by_hand(self) -> bool:
@@ -95,7 +97,9 @@ def plan_failover(env: EnvSpec, name: str, to: str, *, source_role: Role = "cold
         after = _with_role(moved, source, source_role)
         downs.append(_move(moved, after, source))
         moved = after
-    return Failover(name, name, to, (), up, tuple(downs))
+    door = workload.front_door
+    named = (door.name, door.ttl) if door is not None else None
+    return Failover(name, name, to, (), up, tuple(downs), named)
 
 
 def _with_role(workload: Workload, cluster: str, role: Role) -> Workload:

@@ -61,6 +61,10 @@ def addon_features(spec: Spec, cluster: Cluster, pool: NodePool, shape: Shape) -
         features.add("dcgm_exporter_chart")
     if shape.efa and any(p.efa for p in cluster.node_pools):
         features.add("efa_device_plugin")
+    if any(p.infiniband for p in cluster.node_pools):
+        features.add("network_operator")
+        if pool.infiniband:
+            features.add("infiniband")
     return features
 
 

@@ -49,6 +49,9 @@ class GroupPlan:
     """Groups a rollout may take down at once."""
     leader_selector: dict[str, str]
     """The Service's selector: the workload's pods that are leaders."""
+    capabilities: tuple[str, ...] = ()
+    """Linux capabilities the server container adds to talk over the group's fabric (AKS
+    InfiniBand: IPC_LOCK); every other capability stays dropped."""
 
 
 def launcher_of(server: str | None) -> Launcher | None:

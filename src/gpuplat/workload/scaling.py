@@ -150,6 +150,17 @@ class Scrape:
 
 
 @dataclass(frozen=True)
+class InterceptorDoor:
+    """A LoadBalancer Service in front of the KEDA HTTP interceptor (workload/zerodoor.py)."""
+
+    name: str
+    namespace: str
+    selector: tuple[tuple[str, str], ...]
+    target_port: str
+    annotations: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class HttpRoute:
     """The KEDA HTTP add-on's part of a scale-to-zero workload: 0 to 1 on the first request."""
 
@@ -164,6 +175,8 @@ class HttpRoute:
     wait_seconds: int
     """How long the interceptor holds a request for this workload (its conditionWait): the
     Deployment's progress deadline, node start + pull + load."""
+    door: InterceptorDoor | None = None
+    """An address outside the cluster, in front of the interceptor; None: in-cluster only."""
 
 
 @dataclass(frozen=True)

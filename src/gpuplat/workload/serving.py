@@ -39,6 +39,7 @@ from gpuplat.workload.weights import (
     Weights,
     weights_for,
 )
+from gpuplat.workload.zerodoor import server_address, with_door
 
 GPU_RESOURCE = "nvidia.com/gpu"
 DRA_DEVICE_CLASS = "gpu.nvidia.com"
@@ -243,6 +244,8 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         (plan_rollout.max_surge, plan_rollout.max_unavailable),
     )
     fabric, fabric_env = target(cluster.cloud).group_fabric(pools) if group else ({}, {})
+    if group is not None:
+        group = replace(group, capabilities=target(cluster.cloud).group_capabilities(pools))
     labels = {
         "app.kubernetes.io/name": workload.name,
         "app.kubernetes.io/managed-by": "gpuplat",
@@ -287,17 +290,23 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         shm_size=SHM_MULTI_GPU if workload.gpus > 1 else SHM_ONE_GPU,
         disruption_max_unavailable=DISRUPTION_MAX_UNAVAILABLE,
         autoscale=autoscale_kind(workload, low, high),
-        scaler=scaler_for(
+        scaler=with_door(
+            scaler_for(
+                workload,
+                workload.name,
+                low,
+                min(high, max(fits, low, 1)),
+                managed=target(cluster.cloud).metrics_query(
+                    cluster, spec.addons.metrics.prometheus
+                ),
+                scale_out_seconds=budget.node_start_seconds
+                + budget.before_probes_seconds
+                + budget.load_seconds,
+                wait_seconds=budget.progress_deadline_seconds,
+                scrape=scrape_of(workload),
+            ),
             workload,
-            workload.name,
-            low,
-            min(high, max(fits, low, 1)),
-            managed=target(cluster.cloud).metrics_query(cluster, spec.addons.metrics.prometheus),
-            scale_out_seconds=budget.node_start_seconds
-            + budget.before_probes_seconds
-            + budget.load_seconds,
-            wait_seconds=budget.progress_deadline_seconds,
-            scrape=scrape_of(workload),
+            cluster.cloud,
         ),
         labels=labels,
         selector=selector,
@@ -308,11 +317,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         requests_reason=resources.explain(workload.gpus) + hugepages_note(fabric),
         group=group,
         kueue=group is not None and spec.addons.gang_scheduling.kueue,
-        load_balancer=None
-        if workload.address is None
-        else target(cluster.cloud).address_annotations(
-            workload.address.scheme, workload.health_path
-        ),
+        load_balancer=server_address(workload, cluster.cloud),
     )
 
 

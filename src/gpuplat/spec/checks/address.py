@@ -10,19 +10,7 @@ from gpuplat.spec.model import Workload
 
 
 def check(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
-    """An address is in front of the model server's own Service; a front door needs a public one."""
-    if workload.address is not None and workload.scale_to_zero:
-        # The KEDA HTTP add-on counts the requests its interceptor sees: a load balancer in
-        # front of the model server's Service would bypass it, and KEDA would take the
-        # workload to zero while it serves.
-        yield loc.error(
-            (*base, "address"),
-            "an address in front of a scale_to_zero workload would bypass the KEDA HTTP "
-            "interceptor, which counts its requests: KEDA would scale it to zero under load",
-            "remove address (clients in the cluster call the interceptor's front Service), or "
-            "turn scale_to_zero off and scale on the server's queue (autoscaling.metric)",
-            at_key=True,
-        )
+    """A front door needs a public address (a scale-to-zero workload's is the interceptor's)."""
     door = workload.front_door
     if door is None:
         return

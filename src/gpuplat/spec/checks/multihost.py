@@ -16,7 +16,7 @@ from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import PoolGpu, resolve_pool
-from gpuplat.targets import target
+from gpuplat.targets import device_plugin, target
 from gpuplat.workload.group import launcher_of
 
 MEMORY_FRACTION = 0.9
@@ -57,6 +57,7 @@ def check(spec: Spec, workload: Workload, base: KeyPath, loc: Locator) -> Iterat
             "remove command; put the server's own flags in args",
             at_key=True,
         )
+    yield from _dra_queue(spec, workload, at, loc)
     tensor, pipeline = multi.sizes(workload.gpus)
     total = multi.nodes * workload.gpus
     if tensor * pipeline != total:
@@ -79,6 +80,26 @@ def check(spec: Spec, workload: Workload, base: KeyPath, loc: Locator) -> Iterat
                 "fix the group count with replicas.min = replicas.max",
                 at_key=True,
             )
+
+
+def _dra_queue(spec: Spec, workload: Workload, at: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """With DRA the group's pods claim their GPUs through the workload's ResourceClaimTemplate
+    and request no nvidia.com/gpu: Kueue's quota, which counts requests, no longer holds a
+    group back until its GPUs are free."""
+    if not spec.addons.gang_scheduling.kueue:
+        return
+    clusters = {c.name: c for c in spec.clusters}
+    on = [n for n in workload.clusters if n in clusters]
+    dra = [n for n in on if device_plugin(spec, clusters[n]) == "dra"]
+    if dra:
+        yield loc.warning(
+            at,
+            f"on {', '.join(dra)} the group's pods claim their GPUs through Dynamic Resource "
+            "Allocation (a ResourceClaimTemplate), which Kueue's quota does not count: a group "
+            "is admitted whole by CPU and memory, not by GPUs",
+            "use the device plugin on clusters whose multi-host groups Kueue admits",
+            at_key=True,
+        )
 
 
 def pools(

@@ -19,6 +19,7 @@ class SpecModel(BaseModel):
         strict=True,
         populate_by_name=False,
         use_attribute_docstrings=False,
+        defer_build=True,
     )
 
 

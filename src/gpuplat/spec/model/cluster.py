@@ -243,6 +243,13 @@ class NodePool(SpecModel):
         "network card, EFA-only on the others) and install the EFA device plugin. Needs one "
         "zone.",
     )
+    infiniband: bool = Field(
+        False,
+        description="AKS ND-series pools (Standard_ND96isr_H100_v5, Standard_ND96amsr_A100_v4): "
+        "NCCL over the VM's InfiniBand NICs. Installs the NVIDIA Network Operator and a "
+        "NicClusterPolicy (DOCA driver, RDMA shared device plugin); a multi-host group's pods "
+        "request rdma/ib and get IPC_LOCK. Needs a VM size with InfiniBand.",
+    )
     extra_machine_types: list[str] = Field(
         default_factory=list,
         description="EKS spot pools: more EC2 instance types with the same GPU model and count "

@@ -119,7 +119,15 @@ class Address(SpecModel):
         description="internal: a load balancer inside the cluster's network (its VPC or "
         "virtual network, and networks peered with it); external: a public one. The model "
         "server's Service becomes a LoadBalancer with the cloud's annotations for that "
-        "scheme; `placements` reports its address."
+        "scheme; `placements` reports its address. A scale_to_zero workload's load balancer "
+        "is in front of the KEDA HTTP interceptor instead, which holds requests while a "
+        "replica starts."
+    )
+    hosts: list[str] = Field(
+        default_factory=list,
+        description="Host names clients send in the Host header through the address. The "
+        "KEDA HTTP interceptor of a scale_to_zero workload routes only the names it knows "
+        "(front_door.name is added for you); the model server's own Service ignores them.",
     )
 
 

@@ -16,7 +16,7 @@ from gpuplat.spec.ladder import Ladder, capacity_kinds
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets import expander
-from gpuplat.targets.aks import calendar, checks, infra, ladder, metrics, node
+from gpuplat.targets.aks import calendar, checks, fabric, infra, ladder, metrics, node
 from gpuplat.targets.base import (
     SYSTEM_GROUP,
     KubeAuth,
@@ -57,14 +57,20 @@ class AKS(Target):
     cloud = "aks"
     title = "AKS"
     # cloud-provider-azure, topics/loadbalancer: azure-load-balancer-internal "true" makes the
-    # load balancer internal (public when unset); the health probe's request path makes the
-    # Azure load balancer probe the server's readiness path over HTTP, not only its port.
+    # load balancer internal (public when unset). Its probe of a Service port (pkg/provider
+    # azure_loadbalancer_healthprobe.go) takes the protocol from the port's own annotation,
+    # then the port's appProtocol, then azure-load-balancer-health-probe-protocol, else TCP,
+    # and reads the request path only for an HTTP(S) probe: the path alone is ignored, so the
+    # protocol is set beside it to probe the server's readiness path, not only its port.
     load_balancer: ClassVar[Mapping[str, Mapping[str, str]]] = {
         "internal": {"service.beta.kubernetes.io/azure-load-balancer-internal": "true"},
         "external": {},
     }
     probe_path_annotation = (
         "service.beta.kubernetes.io/azure-load-balancer-health-probe-request-path"
+    )
+    probe_protocol_annotation = (
+        "service.beta.kubernetes.io/azure-load-balancer-health-probe-protocol"
     )
     account = "azure"
     account_needed = True
@@ -94,6 +100,7 @@ class AKS(Target):
         Setting(("network", "public_endpoint")),
         Setting(("node_pools", "*", "capacity", "max_price")),
         Setting(("node_pools", "*", "capacity", "*", "spot", "max_price")),
+        Setting(("node_pools", "*", "infiniband")),
     )
     default_device_plugin = "nvidia-device-plugin"
     managed_device_plugin = False
@@ -164,6 +171,27 @@ class AKS(Target):
                 "give the GPU pool another name",
             )
         yield from checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
+        yield from fabric.check_pool(pool, gpu, base, loc)
+
+    def group_fabric(self, pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+        return fabric.group_pod(pools)
+
+    def group_capabilities(self, pools: list[NodePool]) -> tuple[str, ...]:
+        return fabric.capabilities(pools)
+
+    def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:
+        return fabric.note(pool)
+
+    fabric_module = "nic-cluster-policy"
+
+    def fabric_policy(self, cluster: Cluster, grace_seconds: int) -> dict[str, object] | None:
+        taints = [
+            (t.key, t.effect)
+            for pool in cluster.node_pools
+            if pool.infiniband
+            for t in self.node_taints(pool)
+        ]
+        return fabric.policy_args(cluster, taints, grace_seconds)
 
     def node_taints(self, pool: NodePool) -> tuple[Taint, ...]:
         # AKS taints the nodes of a Spot pool, and of a ladder's Spot rung, by itself.

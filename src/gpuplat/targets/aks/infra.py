@@ -19,7 +19,7 @@ from gpuplat.render.views import ClusterView, IdentityView, InfraPart, PoolView
 from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.model import Cluster, Taint
 from gpuplat.spec.resolve import resolve_pool
-from gpuplat.targets.aks import metrics
+from gpuplat.targets.aks import fabric, metrics
 from gpuplat.targets.aks.node import MAX_PODS
 from gpuplat.targets.base import Target
 from gpuplat.targets.planvalues import PlannedPool, first, number
@@ -171,6 +171,10 @@ def pool_view(
         "disk": {"size_gb": pool.disk.size_gb, "type": pool.disk.type or "Managed"},
         "tags": resource_labels(env, cluster),
     }
+    if pool.infiniband:
+        # At zero nodes the autoscaler must know a new node offers rdma/ib, or a group's pods,
+        # which request it, never scale the pool up.
+        args["template_resources"] = {fabric.RESOURCE: str(fabric.HCA_MAX)}
     return PoolView(
         name=pool.name,
         module=module_label("pool", cluster.name, pool.name),

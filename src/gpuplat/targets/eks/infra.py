@@ -159,6 +159,8 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> ClusterView:
     }
     if aws is not None and aws.ssm_access:
         args["ssm_access"] = True
+    if any(p.efa for p in cluster.node_pools):
+        args["efa_security_group"] = True
     identities = workload_identities(env.spec, cluster)
     if identities:
         args["workload_identities"] = identities
@@ -264,9 +266,11 @@ def pool_view(
         ],
     }
     if pool.efa:
+        # The cluster's one EFA security group: EFA flows only within one self-referencing group.
         args["efa"] = {
             "interfaces": node.efa_interfaces(pool.machine_type),
-            "vpc_id": raw(f"{ref}.vpc_id"),
+            "own_security_group": False,
+            "security_group_id": raw(f"{ref}.efa_security_group_id"),
             "security_group_ids": [raw(f"{ref}.cluster_security_group_id")],
         }
     if pool.placement.compact:

@@ -50,7 +50,7 @@ module "cluster_inference-eus" {
 
 # GPU node pool a100mig of inference-eus: Standard_NC24ads_A100_v4 (1x A100-80GB)
 module "pool_inference-eus_a100mig" {
-  source = "../../../../modules/aks-gpu-node-pool/1.2.0"
+  source = "../../../../modules/aks-gpu-node-pool/1.3.0"
 
   kubernetes_cluster_id = module.cluster_inference-eus.id
   orchestrator_version  = module.cluster_inference-eus.kubernetes_version

@@ -18,7 +18,7 @@ module "network_inference-use1" {
 
 # EKS cluster inference-use1 in us-east-1
 module "cluster_inference-use1" {
-  source = "../../../../modules/eks-cluster/1.2.0"
+  source = "../../../../modules/eks-cluster/1.3.0"
 
   name               = "inference-use1"
   kubernetes_version = "1.35"
@@ -59,7 +59,7 @@ module "cluster_inference-use1" {
 
 # GPU node group l4-shared of inference-use1: g6.xlarge (1x L4)
 module "pool_inference-use1_l4-shared" {
-  source = "../../../../modules/eks-gpu-node-group/1.1.2"
+  source = "../../../../modules/eks-gpu-node-group/1.2.0"
 
   cluster_name       = module.cluster_inference-use1.name
   kubernetes_version = module.cluster_inference-use1.kubernetes_version

@@ -14,7 +14,7 @@ module "weights_coder_mig-central" {
 
 # Model server coder on mig-central (primary)
 module "serve_coder_mig-central" {
-  source = "../../../../modules/model-server/3.0.0"
+  source = "../../../../modules/model-server/3.1.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
@@ -81,7 +81,7 @@ module "serve_coder_mig-central" {
     }
   }
   replicas = {
-    max = 2
+    max = 16
     min = 2
   }
   placement = {

@@ -1,0 +1,115 @@
+"""InfiniBand as the fabric of a multi-host group on AKS (ND-series pools with ``infiniband``).
+
+The node side is the NVIDIA Network Operator (platform stage, gpu-platform) and a
+NicClusterPolicy (serving stage, the nic-cluster-policy module, once the operator's CRD is in the
+cluster): the DOCA driver container loads the InfiniBand and RDMA kernel modules on the pool's
+nodes, and the RDMA shared device plugin advertises the NICs as ``rdma/ib``. The pod side is
+here: one ``rdma/ib`` per pod (the shared plugin hands every pod that asks all of the node's
+HCAs) and IPC_LOCK, without which ibverbs cannot pin the memory it registers with the NIC.
+The layout follows Azure's own guide (github.com/Azure/aks-rdma-infiniband,
+configs/nicclusterpolicy), read 2026-12-03.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from gpuplat.labels import POOL_LABEL
+from gpuplat.spec.diagnostics import Diagnostic, KeyPath
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Cluster, NodePool
+from gpuplat.spec.resolve import PoolGpu
+
+RESOURCE_NAME = "ib"
+RESOURCE = f"rdma/{RESOURCE_NAME}"
+"""What the RDMA shared device plugin advertises (``rdma/`` + its configList resourceName)."""
+HCA_MAX = 63
+"""Pods that may share one node's HCAs (rdmaHcaMax), as in NVIDIA's and Azure's examples."""
+CAPABILITIES = ("IPC_LOCK",)
+"""RDMA registers (pins) the buffers NCCL exchanges; without IPC_LOCK the container's memlock
+limit stops it (rdma-core's ibv_reg_mr fails with ENOMEM)."""
+MELLANOX_VENDOR = "15b3"
+DRAIN_SECONDS = 300
+"""The drain timeout of NVIDIA's example policy; longer when a server's grace is longer."""
+
+IMAGES = {
+    # network-operator v26.4.0 (commit 12e6d54ae20300151ef386da832809d83a8ab63d), hack/release.yaml:
+    # the component versions that release was tested with.
+    "ofed_driver": ("nvcr.io/nvidia/mellanox", "doca-driver", "doca3.4.0-26.04-0.8.6.0-0"),
+    "rdma_shared_device_plugin": (
+        "nvcr.io/nvidia/mellanox",
+        "k8s-rdma-shared-dev-plugin",
+        "network-operator-v26.4.0",
+    ),
+}
+
+
+def group_pod(pools: list[NodePool]) -> tuple[dict[str, str], dict[str, str]]:
+    """``rdma/ib`` when every pool of the group has InfiniBand; NCCL finds the HCAs itself."""
+    if not pools or not all(p.infiniband for p in pools):
+        return {}, {}
+    return {RESOURCE: "1"}, {}
+
+
+def capabilities(pools: list[NodePool]) -> tuple[str, ...]:
+    """IPC_LOCK for the pods of a group on InfiniBand pools."""
+    return CAPABILITIES if pools and all(p.infiniband for p in pools) else ()
+
+
+def note(pool: NodePool) -> tuple[str, str] | None:
+    """A warning for a multi-host group on a pool without InfiniBand (NCCL then uses TCP)."""
+    if pool.infiniband:
+        return None
+    return (
+        f'a multi-host group on pool "{pool.name}" exchanges its tensors over TCP: the pool '
+        "has no InfiniBand",
+        "set infiniband: true on the pool (ND96isr H100 v5, ND96amsr A100 v4 carry it)",
+    )
+
+
+def check_pool(pool: NodePool, gpu: PoolGpu, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    """``infiniband`` on a size that has it, with an image the DOCA driver container runs on."""
+    if not pool.infiniband:
+        return
+    if gpu.shape is not None and not gpu.shape.infiniband:
+        yield loc.error(
+            (*base, "infiniband"),
+            f"{pool.machine_type} has no InfiniBand",
+            "use an ND-series size with InfiniBand (Standard_ND96isr_H100_v5, "
+            "Standard_ND96amsr_A100_v4), or remove infiniband",
+        )
+    if (pool.image or "Ubuntu") != "Ubuntu":
+        yield loc.error(
+            (*base, "image"),
+            "the Network Operator's DOCA driver container is built for Ubuntu nodes, not "
+            f"{pool.image}",
+            "use image: Ubuntu on InfiniBand pools",
+            related=[((*base, "infiniband"), "InfiniBand is asked for here")],
+        )
+
+
+def policy_args(
+    cluster: Cluster, taints: Sequence[tuple[str, str]], grace_seconds: int
+) -> dict[str, object] | None:
+    """Inputs of the cluster's nic-cluster-policy module call; None without InfiniBand pools.
+
+    ``taints``: (key, effect) of the InfiniBand pools' nodes; ``grace_seconds``: the longest
+    termination grace of the cluster's servers, which a driver upgrade's drain waits for.
+    """
+    pools = [p.name for p in cluster.node_pools if p.infiniband]
+    if not pools:
+        return None
+    seen = dict.fromkeys([("nvidia.com/gpu", "NoSchedule"), *taints])
+    return {
+        "pool_label": POOL_LABEL,
+        "pools": pools,
+        "tolerations": [{"key": k, "operator": "Exists", "effect": e} for k, e in seen],
+        "resource_name": RESOURCE_NAME,
+        "hca_max": HCA_MAX,
+        "vendors": [MELLANOX_VENDOR],
+        "images": {
+            key: {"repository": repo, "image": image, "version": version}
+            for key, (repo, image, version) in IMAGES.items()
+        },
+        "drain_timeout_seconds": max(DRAIN_SECONDS, grace_seconds),
+    }
