@@ -95,6 +95,25 @@ def guard() -> None:
     signal.signal(signal.SIGALRM, _at_a_safe_point)
 
 
+def settle() -> None:
+    """The command is done and the process ends: Ctrl-C and SIGTERM are no longer taken.
+
+    A signal that came during an import and still waits for the check that raises it is
+    raised now, as :class:`KeyboardInterrupt`. Only where :func:`guard` stands guard.
+    """
+    import signal
+
+    if signal.getsignal(signal.SIGALRM) is not _at_a_safe_point:
+        return
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) is _at_a_safe_point:
+            signal.signal(sig, signal.SIG_IGN)
+    if _PENDING[0]:
+        _PENDING[0] = False
+        raise KeyboardInterrupt
+
+
 def _at_a_safe_point(signum: int, frame: FrameType | None) -> None:
     import signal
 

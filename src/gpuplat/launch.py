@@ -30,6 +30,20 @@ def main() -> None:
             raise SystemExit(141) from None
         raise SystemExit(0)
 
+    if "render" in sys.argv[1:]:
+        # A render with nothing to do, answered from gpuplat's records before click and the
+        # spec's models load; anything it cannot decide goes on to the full command below.
+        try:
+            from gpuplat.tree.uptodate import answer
+
+            status = answer(sys.argv[1:])
+        except KeyboardInterrupt:
+            from gpuplat.interrupt import interrupted
+
+            raise SystemExit(interrupted()) from None
+        if status is not None:
+            raise SystemExit(status)
+
     # A render allocates a great many small objects and frees nearly none of them before it
     # ends: collecting the young generation every 700 allocations cost a third of its time.
     gc.set_threshold(100_000, 50, 100)

@@ -111,3 +111,24 @@ def test_held_leaves_an_ignored_signal_ignored() -> None:
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_a_signal_after_the_command_is_done_is_not_clicks_abort() -> None:
+    """Once the command has finished, a Ctrl-C no longer reaches click's "Aborted!" (exit 1):
+    settle() stops taking signals, and one that waited for an import's end is raised then."""
+    code = (
+        "import signal, os\n"
+        "from gpuplat import interrupt\n"
+        "interrupt.guard()\n"
+        "interrupt._PENDING[0] = True\n"
+        "try:\n"
+        "    interrupt.settle()\n"
+        "except KeyboardInterrupt:\n"
+        "    print('raised')\n"
+        "assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+        "interrupt.settle()\n"
+        "print('ignored')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "raised\nignored\n", "")

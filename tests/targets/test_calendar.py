@@ -156,7 +156,7 @@ def test_cluster_autoscaler_chart_follows_the_cluster_minor(
 ) -> None:
     folder = project(tmp_path, ((EKS_VERSION, f'      version: "{minor}"\n'),), "eks-l4-vllm")
     env = load_project(folder).envs["dev"]
-    pinned = platform_view(env, env.spec.clusters[0])["args"]
+    pinned = platform_view(env, env.spec.clusters[0]).args
     assert isinstance(pinned, dict)
     version = pinned["charts"]["cluster-autoscaler"]["version"]
     assert version == chart
@@ -169,7 +169,7 @@ def test_cluster_autoscaler_chart_follows_the_cluster_minor(
 
 def test_the_example_autoscaler_is_of_the_example_minor(tmp_path: Path) -> None:
     env = load_project(project(tmp_path, example="eks-l4-vllm")).envs["dev"]
-    args = platform_view(env, env.spec.clusters[0])["args"]
+    args = platform_view(env, env.spec.clusters[0]).args
     assert isinstance(args, dict)
     lines = catalog.chart_support("cluster-autoscaler")
     assert lines is not None
@@ -194,7 +194,7 @@ def test_keda_tested_window_is_seen(tmp_path: Path) -> None:
 def test_efa_pool_gets_a_device_plugin_that_lists_its_instance_type(tmp_path: Path) -> None:
     folder = project(tmp_path, ((EFA_POOL_AFTER, EFA_POOL),), "eks-l4-vllm")
     env = load_project(folder).envs["dev"]
-    args = platform_view(env, env.spec.clusters[0])["args"]
+    args = platform_view(env, env.spec.clusters[0]).args
     assert isinstance(args, dict)
     version = args["charts"]["aws-efa-k8s-device-plugin"]["version"]
     lines = catalog.chart_support("aws-efa-k8s-device-plugin")

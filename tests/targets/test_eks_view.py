@@ -8,6 +8,7 @@ import pytest
 
 from gpuplat.hcl.writer import Raw
 from gpuplat.render.roots import render_root
+from gpuplat.render.views import CallView, ClusterView, PlatformView, PoolView
 from gpuplat.spec.load import EnvSpec, load_project
 from gpuplat.targets import target
 from gpuplat.targets.eks import infra as eks
@@ -53,20 +54,16 @@ def load(tmp_path: Path, patches: tuple[tuple[str, str], ...] = ()) -> dict[str,
     return load_project(folder).envs
 
 
-def cluster(env: EnvSpec) -> dict[str, object]:
+def cluster(env: EnvSpec) -> ClusterView:
     return eks.cluster_view(target("eks"), env, env.spec.clusters[0])
 
 
-def pools(view: dict[str, object]) -> dict[str, dict[str, object]]:
-    items = view["pools"]
-    assert isinstance(items, list)
-    return {p["name"]: p for p in items}
+def pools(view: ClusterView) -> dict[str, PoolView]:
+    return {p.name: p for p in view.pools}
 
 
-def args(view: dict[str, object]) -> dict[str, object]:
-    value = view["args"]
-    assert isinstance(value, dict)
-    return value
+def args(view: CallView | ClusterView | PoolView | PlatformView) -> dict[str, object]:
+    return view.args
 
 
 def raw_text(value: object) -> str:
@@ -77,9 +74,9 @@ def raw_text(value: object) -> str:
 def test_example_cluster_new_vpc_and_defaults(tmp_path: Path) -> None:
     envs = load(tmp_path)
     dev, prod = cluster(envs["dev"]), cluster(envs["prod"])
-    network = dev["network"]
-    assert isinstance(network, dict)
-    assert network["module"] == "network_inference-use1"
+    network = dev.network
+    assert network is not None
+    assert network.module == "network_inference-use1"
     assert args(network) == {
         "name": "inference-use1",
         "vpc_cidr": "10.40.0.0/16",
@@ -91,8 +88,8 @@ def test_example_cluster_new_vpc_and_defaults(tmp_path: Path) -> None:
             "managed-by": "gpuplat",
         },
     }
-    prod_network = prod["network"]
-    assert isinstance(prod_network, dict)
+    prod_network = prod.network
+    assert prod_network is not None
     # Protected environments keep egress when a zone fails: one NAT gateway per zone.
     assert args(prod_network)["nat_gateways"] == "per_zone"
     assert args(prod_network)["vpc_cidr"] == "10.50.0.0/16"
@@ -142,7 +139,7 @@ def test_example_pool_labels_taints_and_autoscaler_inputs(tmp_path: Path) -> Non
     }
     assert pargs["taints"] == []  # the module always adds nvidia.com/gpu=present:NO_SCHEDULE
     assert "efa" not in pargs and "compact_placement" not in pargs
-    assert pool["accelerator"] == "L4"
+    assert pool.accelerator == "L4"
     prod_pool = pools(cluster(envs["prod"]))["l4-shared"]
     assert args(prod_pool)["capacity"] == {"type": "ON_DEMAND"}
     assert args(prod_pool)["scaling"] == {"min_nodes": 1, "max_nodes": 8}
@@ -232,7 +229,7 @@ def test_existing_vpc_passes_ids_and_zones_come_from_the_cluster(tmp_path: Path)
     folder = project(tmp_path, patches, example=EXAMPLE)
     (tmp_path / "envs" / "prod.yaml").write_text("", encoding="utf-8")
     view = cluster(load_project(folder).envs["dev"])
-    assert view["network"] is None
+    assert view.network is None
     cargs = args(view)
     assert cargs["network"] == {
         "vpc_id": "vpc-0123456789abcdef0",

@@ -116,7 +116,5 @@ def test_the_node_pool_call_asks_for_the_local_ssds(tmp_path: Path) -> None:
     spec, _ = _plan(tmp_path, local=True)
     env = load_project(tmp_path, ["dev"]).envs["dev"]
     view = target("gke").infra(env, spec.clusters[0]).cluster
-    pools = view["pools"]
-    assert isinstance(pools, list)
-    (pool,) = pools
-    assert pool["args"]["disk"] == {"size_gb": 1000, "type": "pd-ssd", "local_ssd_count": 16}
+    (pool,) = view.pools
+    assert pool.args["disk"] == {"size_gb": 1000, "type": "pd-ssd", "local_ssd_count": 16}

@@ -7,12 +7,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from gpuplat.addresses import Element, element_of, elements
-from gpuplat.app.render import unchanged
 from gpuplat.errors import TerraformError
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.locate import Locator
 from gpuplat.targets import TARGETS
 from gpuplat.tree.record import read_manifest
+from gpuplat.tree.uptodate import unchanged
 from gpuplat.workspace import StageRoot
 
 

@@ -1,7 +1,8 @@
 """`gpuplat render`: spec -> versioned modules and per-environment roots, written atomically.
 
 Heavy modules (pydantic, jinja2) are imported only once a render really has work to do: a
-render whose inputs and outputs are unchanged since the last one is answered from the manifest.
+render whose inputs and outputs are unchanged since the last one is answered from the records
+(:mod:`gpuplat.tree.uptodate`, which the launcher asks first).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from gpuplat.tree import writer
 from gpuplat.tree.changes import Change, Diff, diff
 from gpuplat.tree.fingerprint import (
     RenderCache,
-    env_fingerprint,
+    env_fingerprints,
     read_cache,
     write_cache,
 )
 from gpuplat.tree.record import Manifest, read_manifest, updated_manifest
 from gpuplat.tree.stats import StatCache
+from gpuplat.tree.uptodate import unchanged
 
 if TYPE_CHECKING:
     from gpuplat.manifests.gitops import Source
@@ -62,48 +64,6 @@ def load_and_render(root: Path, envs: Sequence[str]) -> tuple[Project, Rendered]
 
     project = load_project(root, envs)
     return project, render(project.envs.values())
-
-
-def unchanged(root: Path, envs: Sequence[str]) -> tuple[str, ...] | None:
-    """The environments, when nothing a render depends on changed since the last render.
-
-    Every environment's fingerprint (gpuplat, spec, overlay) must equal the manifest's, and
-    every file the manifest lists must still be on disk as written. Otherwise None: render.
-    """
-    cache = read_cache(root)
-    if cache is None or (root / writer.TMP / writer.JOURNAL).exists():
-        return None
-    manifest = read_manifest(root)
-    selected = tuple(envs) or cache.declared
-    if not selected:
-        return None
-    stats = StatCache(root)
-    for name in selected:
-        entry = manifest.envs.get(name)
-        overlay = cache.overlays.get(name)
-        if entry is None or overlay is None:
-            return None
-        if env_fingerprint(root, name, overlay, stats) != cache.inputs.get(name):
-            return None
-        if any(stats.sha(root / path) != digest for path, digest in entry.files.items()):
-            return None
-    unchanged = _no_strays(root, manifest, selected)
-    if unchanged is not None:
-        # Only a render that is up to date keeps what it learnt about the files: a render that
-        # goes on may still refuse the spec, and a refused spec writes no file.
-        stats.save()
-    return unchanged
-
-
-def _no_strays(root: Path, manifest: Manifest, envs: tuple[str, ...]) -> tuple[str, ...] | None:
-    """None when a released module folder holds a file gpuplat did not write there."""
-    owned = {p for e in envs for p in manifest.envs[e].files}
-    folders = {"/".join(p.split("/")[:3]) for p in owned if p.startswith("modules/")}
-    for folder in folders:
-        for path in (root / folder).rglob("*"):
-            if path.is_file() and path.relative_to(root).as_posix() not in owned:
-                return None
-    return envs
 
 
 @dataclass
@@ -316,12 +276,13 @@ def _remember(root: Path, project: Project, manifest: Manifest) -> None:
     overlays = dict(previous.overlays) if previous else {}
     inputs = dict(previous.inputs) if previous else {}
     stats = StatCache(root)
-    for name, env in project.envs.items():
-        overlays[name] = env.overlay
-        inputs[name] = env_fingerprint(root, name, env.overlay, stats)
+    rendered = {name: env.overlay for name, env in project.envs.items()}
+    overlays.update(rendered)
+    inputs.update(env_fingerprints(root, rendered, stats))
+    for name in project.envs:
         entry = manifest.envs.get(name)
         for path, digest in entry.files.items() if entry is not None else ():
-            stats.remember(root / path, digest)
+            stats.remember(path, digest)
     write_cache(root, RenderCache(project.all_envs, overlays, inputs))
     stats.save()
 

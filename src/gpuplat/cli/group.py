@@ -17,7 +17,7 @@ from gpuplat import __version__
 from gpuplat.cli.habits import hoist_project_option, project_root, usage_hint
 from gpuplat.console import Console
 from gpuplat.errors import ExitCode, GpuplatError, file_error
-from gpuplat.interrupt import guard, held, interrupted
+from gpuplat.interrupt import guard, held, interrupted, settle
 
 
 @dataclass
@@ -93,6 +93,19 @@ class _Group(click.Group):
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return self._invoke(ctx)
+        finally:
+            if _STANDALONE[0] and ctx.parent is None:
+                # The command is done: a Ctrl-C from here on would reach click's own handler
+                # ("Aborted!", exit 1); one that came during an import and waits ends it as
+                # every other does.
+                try:
+                    settle()
+                except KeyboardInterrupt:
+                    ctx.exit(interrupted())
+
+    def _invoke(self, ctx: click.Context) -> Any:
         try:
             result = super().invoke(ctx)
         except click.UsageError as exc:

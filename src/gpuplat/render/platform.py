@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from gpuplat.addons import plan_addons
 from gpuplat.hcl.writer import Raw
-from gpuplat.render.access import cluster_access
+from gpuplat.render.access import provider_alias
 from gpuplat.render.naming import module_label
+from gpuplat.render.views import PlatformView
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Cluster
 from gpuplat.targets import target
@@ -22,7 +23,7 @@ def autoscaler_priorities(env: EnvSpec, cluster: Cluster) -> dict[str, list[Raw 
     }
 
 
-def platform_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
+def platform_view(env: EnvSpec, cluster: Cluster) -> PlatformView:
     """Arguments of the gpu-platform module call for one cluster."""
     plan = plan_addons(env.spec, cluster)
     args: dict[str, object] = {
@@ -68,9 +69,10 @@ def platform_view(env: EnvSpec, cluster: Cluster) -> dict[str, object]:
         autoscaler["priorities"] = priorities
     if not args["compute_classes"]:
         del args["compute_classes"]
-    return {
-        **cluster_access(cluster),
-        "module": module_label("platform", cluster.name),
-        "args": args,
-        "installs": sorted(plan.charts()),
-    }
+    return PlatformView(
+        name=cluster.name,
+        alias=provider_alias(cluster.name),
+        module=module_label("platform", cluster.name),
+        args=args,
+        installs=tuple(sorted(plan.charts())),
+    )

@@ -51,10 +51,17 @@ class Rendered:
     modules: dict[str, Release] = field(default_factory=dict)
     """module folder -> the released version it holds."""
 
+    _shas: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    """Root files hashed so far: each is hashed once, for the record and both render hashes."""
+
     def sha(self, path: str) -> str:
         """sha256 of a rendered file."""
+        known = self._shas.get(path)
+        if known is not None:
+            return known
         if path in self.files:
-            return sha256(self.files[path])
+            known = self._shas[path] = sha256(self.files[path])
+            return known
         return self.module_hashes[path]
 
     def _hash(self, paths: Iterable[str]) -> str:

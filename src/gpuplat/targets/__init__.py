@@ -6,11 +6,11 @@ adding a target package (rules, checks, infra views) and its templates.
 
 from __future__ import annotations
 
+from gpuplat.render.views import InfraPart
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets.aks import AKS
 from gpuplat.targets.base import (
     SYSTEM_GROUP,
-    InfraPart,
     KubeAuth,
     LadderPlatform,
     ResolvedPlugin,

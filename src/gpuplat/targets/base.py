@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from gpuplat import catalog
 from gpuplat.catalog import GpuModel, Shape
 from gpuplat.labels import DEVICE_PLUGIN_CONFIG_LABEL, MIG_CONFIG_LABEL, POOL_LABEL, SHARED_MODES
+from gpuplat.render.views import InfraPart
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import RUNG_LABEL, Ladder, LadderRung, dashed
 from gpuplat.spec.ladder import ladder as build_ladder
@@ -81,18 +82,6 @@ class KubeAuth:
                 "args": list(self.exec_args),
             }
         return {"token": self.token, "exec": exec_}
-
-
-@dataclass(frozen=True)
-class InfraPart:
-    """A cluster's infra root, as its cloud renders it."""
-
-    cluster: dict[str, object]
-    """What ``roots/infra/<cloud>.tf.j2`` writes."""
-    modules: frozenset[str]
-    """Module names the part calls."""
-    providers: Mapping[str, object]
-    """What ``roots/infra/<cloud>.providers.tf.j2`` writes."""
 
 
 @dataclass(frozen=True)

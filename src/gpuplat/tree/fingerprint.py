@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from gpuplat import __version__
@@ -34,9 +33,10 @@ def _files(folder: str) -> list[str]:
 
 
 def _tree(folder: Path, digest: hashlib._Hash, stats: StatCache | None) -> None:
-    for rel in _files(str(folder)):
-        path = folder / rel
-        sha = stats.sha(path) if stats is not None else file_sha(path)
+    base = str(folder)
+    for rel in _files(base):
+        path = os.path.join(base, rel)
+        sha = stats.sha(path) if stats is not None else file_sha(Path(path))
         if sha is None:
             continue
         digest.update(f"{rel}\0{sha}\0".encode())
@@ -69,37 +69,57 @@ def file_sha(path: Path) -> str | None:
         return None
 
 
-def env_fingerprint(root: Path, env: str, overlay: str, stats: StatCache | None = None) -> str:
-    """Fingerprint of one environment's render inputs.
+def env_fingerprints(
+    root: Path, overlays: dict[str, str], stats: StatCache | None = None
+) -> dict[str, str]:
+    """Fingerprint of each environment's render inputs (``overlays``: env -> its overlay file).
 
     Besides the spec and the overlay: every file in ``envs/`` that could be an overlay (a new
     ``envs/staging.yaml`` for an undeclared environment makes the spec invalid) and the day the
-    support calendar is read for (a version can leave support overnight).
+    support calendar is read for (a version can leave support overnight). Each file is read
+    once for all the environments, so all of them are made from the same bytes.
     """
     from gpuplat.clock import today
 
-    digest = hashlib.sha256(code_fingerprint(stats).encode())
-    digest.update(f"\0today\0{today().isoformat()}".encode())
-    overlays = sorted((root / "envs").glob("*.y*ml")) if (root / "envs").is_dir() else []
-    rels = dict.fromkeys(
-        ["gpuplat.yaml", overlay, *(p.relative_to(root).as_posix() for p in overlays)]
-    )
-    for rel in rels:
-        sha = stats.sha(root / rel) if stats is not None else file_sha(root / rel)
-        digest.update(f"\0{env}\0{rel}\0{sha or '-'}".encode())
-    return digest.hexdigest()
+    code = code_fingerprint(stats)
+    day = today().isoformat()
+    envs = root / "envs"
+    candidates = sorted(envs.glob("*.y*ml")) if envs.is_dir() else []
+    others = [p.relative_to(root).as_posix() for p in candidates]
+    shas: dict[str, str | None] = {}
+
+    def sha(rel: str) -> str | None:
+        if rel not in shas:
+            shas[rel] = stats.project_sha(rel) if stats is not None else file_sha(root / rel)
+        return shas[rel]
+
+    out: dict[str, str] = {}
+    for env, overlay in overlays.items():
+        digest = hashlib.sha256(code.encode())
+        digest.update(f"\0today\0{day}".encode())
+        for rel in dict.fromkeys(["gpuplat.yaml", overlay, *others]):
+            digest.update(f"\0{env}\0{rel}\0{sha(rel) or '-'}".encode())
+        out[env] = digest.hexdigest()
+    return out
 
 
 CACHE = ".gpuplat/cache/render.json"
 
 
-@dataclass(frozen=True)
 class RenderCache:
-    """What the last successful render of a project was made from."""
+    """What the last successful render of a project was made from.
 
-    declared: tuple[str, ...]
-    overlays: dict[str, str]
-    inputs: dict[str, str]
+    A plain class, not a dataclass: the launcher reads it before anything heavy is imported.
+    """
+
+    __slots__ = ("declared", "inputs", "overlays")
+
+    def __init__(
+        self, declared: tuple[str, ...], overlays: dict[str, str], inputs: dict[str, str]
+    ) -> None:
+        self.declared = declared
+        self.overlays = overlays
+        self.inputs = inputs
 
 
 def read_cache(root: Path) -> RenderCache | None:

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpuplat import __version__
+from gpuplat.tree.uptodate import MANIFEST
 
 if TYPE_CHECKING:
     from gpuplat.render.roots import Rendered
 
-MANIFEST = "envs/manifest.json"
-"""Inside envs/ so it switches together with the roots it describes (see writer.py)."""
+__all__ = ["MANIFEST", "EnvEntry", "Manifest", "read_manifest", "updated_manifest"]
 
 
 @dataclass

@@ -7,6 +7,10 @@ a file whose status is unchanged is not read again. Any write changes the ctime 
 can set back), a replacement changes the inode. A file changed within the same clock tick as
 the moment its status was recorded could keep all four, so an entry is trusted only when the
 file's ctime is older than the record by a margin; younger ones are hashed again.
+
+A project's own files are keyed by their path inside the project, so the record holds whether
+gpuplat runs from the project, from one of its folders or with ``-C``; files outside it (gpuplat's
+code) by their absolute path.
 """
 
 from __future__ import annotations
@@ -18,23 +22,26 @@ import time
 from pathlib import Path
 
 STATS = ".gpuplat/cache/stats.json"
+FORMAT = 2
+"""Version of the record's layout: a record of another layout is dropped, not misread."""
 RACY_NS = 50_000_000
 """An entry whose file changed less than this long before the record was written is re-hashed."""
 
 _Entry = tuple[int, int, int, int, str]
 
 
-def _status(path: Path) -> tuple[int, int, int, int] | None:
+def _status(path: str) -> tuple[int, int, int, int] | None:
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return None
     return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
-def _hash(path: Path) -> str | None:
+def _hash(path: str) -> str | None:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
     except OSError:
         return None
 
@@ -44,19 +51,31 @@ class StatCache:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._base = str(root)
         self.recorded_ns = 0
         self.entries: dict[str, _Entry] = {}
         self.changed = False
         try:
             data = json.loads((root / STATS).read_text(encoding="utf-8"))
+            if data.get("format") != FORMAT:
+                return
             self.recorded_ns = int(data["recorded_ns"])
             self.entries = {k: tuple(v) for k, v in data["files"].items()}
         except (OSError, ValueError, KeyError, TypeError):
             pass
 
-    def sha(self, path: Path) -> str | None:
-        """sha256 of a file's bytes (None when it cannot be read), from the record if trusted."""
-        key = str(path)
+    def project_sha(self, rel: str) -> str | None:
+        """:meth:`sha` of a file of the project, by its project-relative path."""
+        return self.sha(os.path.join(self._base, rel), rel)
+
+    def sha(self, path: str, key: str | None = None) -> str | None:
+        """sha256 of a file's bytes (None when it cannot be read), from the record if trusted.
+
+        Paths are strings: this runs for every file of a render with nothing to do, where
+        building a ``Path`` for each costs more than the ``stat``. ``key`` names the file in the
+        record (default: ``path`` as given).
+        """
+        key = path if key is None else key
         status = _status(path)
         if status is None:
             return None
@@ -66,18 +85,20 @@ class StatCache:
         digest = _hash(path)
         if digest is None:
             return None
-        self.remember(path, digest, status)
+        self._keep(key, digest, status)
         if known is not None and known[:4] == status:
             self.changed = True  # hashed for being too recent: a new record makes it trusted
         return digest
 
-    def remember(
-        self, path: Path, digest: str, status: tuple[int, int, int, int] | None = None
-    ) -> None:
-        """Record a file's hash (known by whoever wrote it) with its status now."""
-        status = status or _status(path)
-        if status is not None and self.entries.get(str(path)) != (*status, digest):
-            self.entries[str(path)] = (*status, digest)
+    def remember(self, rel: str, digest: str) -> None:
+        """Record the hash of a project file (known by whoever wrote it) with its status now."""
+        status = _status(os.path.join(self._base, rel))
+        if status is not None:
+            self._keep(rel, digest, status)
+
+    def _keep(self, key: str, digest: str, status: tuple[int, int, int, int]) -> None:
+        if self.entries.get(key) != (*status, digest):
+            self.entries[key] = (*status, digest)
             self.changed = True
 
     def save(self) -> None:
@@ -88,7 +109,7 @@ class StatCache:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            data = {"recorded_ns": time.time_ns(), "files": self.entries}
+            data = {"format": FORMAT, "recorded_ns": time.time_ns(), "files": self.entries}
             tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
             tmp.replace(path)
         except OSError:

@@ -26,10 +26,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gpuplat.tree.changes import Change
-from gpuplat.tree.record import MANIFEST
+from gpuplat.tree.uptodate import JOURNAL, MANIFEST, TMP
 
-TMP = ".gpuplat/tmp"
-JOURNAL = "render-journal.json"
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 PAUSE_ENV = "GPUPLAT_TEST_PAUSE_AT"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from gpuplat import catalog
 from gpuplat.catalog import ChartPin, Shape
+from gpuplat.render.views import InfraPart
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder, capacity_kinds
 from gpuplat.spec.locate import Locator
@@ -18,7 +19,6 @@ from gpuplat.targets import expander
 from gpuplat.targets.aks import calendar, checks, fabric, infra, ladder, metrics, node
 from gpuplat.targets.base import (
     SYSTEM_GROUP,
-    InfraPart,
     KubeAuth,
     LadderPlatform,
     NameRule,

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING
 from gpuplat import catalog
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
+from gpuplat.render.views import ClusterView, IdentityView, InfraPart, PoolView
 from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.model import Cluster, Taint
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.aks import fabric, metrics
 from gpuplat.targets.aks.node import MAX_PODS
-from gpuplat.targets.base import InfraPart, Target
+from gpuplat.targets.base import Target
 from gpuplat.targets.planvalues import PlannedPool, first, number
 from gpuplat.targets.tags import resource_labels
 from gpuplat.workload.blob import BLOB_READER_ROLE, BlobReader, blob_reader
@@ -40,9 +41,9 @@ def part(target: Target, env: EnvSpec, cluster: Cluster, expander: str) -> Infra
     cluster autoscaler's (how it picks among the pools that fit a pending pod)."""
     view = cluster_view(target, env, cluster, expander)
     modules = {"aks-cluster", "aks-gpu-node-pool"}
-    if view["identities"]:
+    if view.identities:
         modules.add("aks-workload-identity")
-    if view["prometheus"] is not None:
+    if view.prometheus is not None:
         modules.add("aks-managed-prometheus")
     assert cluster.azure is not None  # the checks require azure for AKS clusters
     return InfraPart(
@@ -52,9 +53,7 @@ def part(target: Target, env: EnvSpec, cluster: Cluster, expander: str) -> Infra
     )
 
 
-def cluster_view(
-    target: Target, env: EnvSpec, cluster: Cluster, expander: str
-) -> dict[str, object]:
+def cluster_view(target: Target, env: EnvSpec, cluster: Cluster, expander: str) -> ClusterView:
     """The aks-cluster call of one cluster, its pools' and its workloads' identities."""
     azure = cluster.azure
     assert azure is not None
@@ -102,28 +101,25 @@ def cluster_view(
     if metrics.needed(target, env, cluster):
         args["managed_prometheus"] = True
         prometheus = metrics.managed_prometheus_view(env, cluster, module, tags)
-    identities = [
+    identities = tuple(
         identity_view(reader, azure.resource_group, cluster.region, module, tags)
         for reader in blob_readers(env, cluster)
-    ]
-    return {
-        "cloud": "aks",
-        "name": cluster.name,
-        "module": module,
-        "region": cluster.region,
-        "args": args,
-        "pools": [
+    )
+    return ClusterView(
+        cloud="aks",
+        name=cluster.name,
+        module=module,
+        region=cluster.region,
+        args=args,
+        pools=tuple(
             pool_view(target, env, cluster, lad, rung, module)
             for lad in (target.ladder(cluster, pool) for pool in cluster.node_pools)
             for rung in lad.rungs
-        ],
-        "identities": identities,
-        "prometheus": prometheus,
-        # The client id of each workload's identity, for the serving stage's service accounts.
-        "identity_outputs": {
-            str(i["workload"]): raw(f"module.{i['module']}.client_id") for i in identities
-        },
-    }
+        ),
+        identities=identities,
+        prometheus=prometheus,
+        identity_outputs={i.workload: raw(f"module.{i.module}.client_id") for i in identities},
+    )
 
 
 def pool_view(
@@ -133,7 +129,7 @@ def pool_view(
     lad: Ladder,
     rung: LadderRung,
     cluster_module: str,
-) -> dict[str, object]:
+) -> PoolView:
     """The aks-gpu-node-pool call of one node pool: a pool, or one rung of its ladder."""
     pool = rung.pool
     gpu = resolve_pool(cluster, pool)
@@ -179,14 +175,14 @@ def pool_view(
         # At zero nodes the autoscaler must know a new node offers rdma/ib, or a group's pods,
         # which request it, never scale the pool up.
         args["template_resources"] = {fabric.RESOURCE: str(fabric.HCA_MAX)}
-    return {
-        "name": pool.name,
-        "module": module_label("pool", cluster.name, pool.name),
-        "machine_type": pool.machine_type,
-        "accelerator": gpu.accelerator,
-        "gpus_per_node": gpu.gpus_per_node,
-        "args": args,
-    }
+    return PoolView(
+        name=pool.name,
+        module=module_label("pool", cluster.name, pool.name),
+        machine_type=pool.machine_type,
+        accelerator=gpu.accelerator,
+        gpus_per_node=gpu.gpus_per_node,
+        args=args,
+    )
 
 
 def reservation_groups(target: Target, cluster: Cluster) -> list[str]:
@@ -218,13 +214,13 @@ def identity_view(
     location: str,
     cluster_module: str,
     tags: dict[str, str],
-) -> dict[str, object]:
+) -> IdentityView:
     """The aks-workload-identity call of one workload on one cluster."""
-    return {
-        "workload": reader.workload,
-        "module": module_label("identity", reader.workload, reader.cluster),
-        "container": f"{reader.blob.account}/{reader.blob.container}",
-        "args": {
+    return IdentityView(
+        workload=reader.workload,
+        module=module_label("identity", reader.workload, reader.cluster),
+        container=f"{reader.blob.account}/{reader.blob.container}",
+        args={
             "name": f"{reader.cluster}-{reader.workload}-weights",
             "resource_group_name": resource_group,
             "location": location,
@@ -233,7 +229,7 @@ def identity_view(
             "role": {"name": BLOB_READER_ROLE, "scope": reader.scope},
             "tags": tags,
         },
-    }
+    )
 
 
 def read_pool(values: Mapping[str, object]) -> PlannedPool | None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
+from gpuplat.render.views import CallView
 from gpuplat.spec.model import Cluster
 from gpuplat.targets.scaling import MetricsQuery, ScalingHooks
 from gpuplat.webhooks import autoscaled
@@ -58,12 +59,12 @@ def needed(target: ScalingHooks, env: EnvSpec, cluster: Cluster) -> bool:
 
 def managed_prometheus_view(
     env: EnvSpec, cluster: Cluster, cluster_module: str, tags: dict[str, str]
-) -> dict[str, object]:
+) -> CallView:
     """The aks-managed-prometheus call of one cluster."""
     assert cluster.azure is not None  # the checks require azure for AKS clusters
-    return {
-        "module": module_label("metrics", cluster.name),
-        "args": {
+    return CallView(
+        module_label("metrics", cluster.name),
+        {
             "name": cluster.name,
             "resource_group_name": cluster.azure.resource_group,
             "location": cluster.region,
@@ -72,4 +73,4 @@ def managed_prometheus_view(
             "keda": {"namespace": KEDA_OPERATOR[0], "service_account": KEDA_OPERATOR[1]},
             "tags": tags,
         },
-    }
+    )

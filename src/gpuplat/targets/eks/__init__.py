@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, ClassVar
 from gpuplat import catalog
 from gpuplat.catalog import ChartPin, Shape
 from gpuplat.hcl.writer import Raw
+from gpuplat.render.views import InfraPart
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets import expander, support
 from gpuplat.targets.base import (
-    InfraPart,
     KubeAuth,
     LadderPlatform,
     NameRule,

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 from gpuplat import catalog
 from gpuplat.hcl.writer import expr, raw
 from gpuplat.render.naming import module_label
+from gpuplat.render.views import CallView, ClusterView, InfraPart, PoolView
 from gpuplat.spec.ladder import Ladder, LadderRung
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool, version_tuple
-from gpuplat.targets.base import InfraPart, Target
+from gpuplat.targets.base import Target
 from gpuplat.targets.eks import node
 from gpuplat.targets.eks.identity import workload_identities
 from gpuplat.targets.eks.metrics import managed_prometheus_view
@@ -76,7 +77,7 @@ def part(target: Target, env: EnvSpec, cluster: Cluster) -> InfraPart:
     if cluster.network.vpc_cidr is not None:
         modules.add("eks-network")
     view = cluster_view(target, env, cluster)
-    if view["prometheus"] is not None:
+    if view.prometheus is not None:
         modules.add("eks-managed-prometheus")
     return InfraPart(
         cluster=view,
@@ -99,18 +100,18 @@ def system_ami(instance_type: str) -> str:
     return "AL2023_ARM_64_STANDARD" if arm else "AL2023_x86_64_STANDARD"
 
 
-def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, object]:
+def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> ClusterView:
     """The eks-network (new VPC), eks-cluster and eks-gpu-node-group calls of one cluster."""
     network = cluster.network
     aws = cluster.aws
     module = module_label("cluster", cluster.name)
     tags = resource_labels(env, cluster)
-    network_call: dict[str, object] | None = None
+    network_call: CallView | None = None
     if network.vpc_cidr is not None:
         network_module = module_label("network", cluster.name)
-        network_call = {
-            "module": network_module,
-            "args": {
+        network_call = CallView(
+            network_module,
+            {
                 "name": cluster.name,
                 "vpc_cidr": network.vpc_cidr,
                 "zones": list(cluster.zones),
@@ -118,7 +119,7 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
                 "nat_gateways": "per_zone" if env.protected else "single",
                 "tags": tags,
             },
-        }
+        )
         cluster_network: dict[str, object] = {
             "vpc_id": raw(f"module.{network_module}.vpc_id"),
             "subnet_ids": raw(f"module.{network_module}.private_subnet_ids"),
@@ -164,20 +165,20 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
     if identities:
         args["workload_identities"] = identities
     args["tags"] = tags
-    return {
-        "cloud": "eks",
-        "name": cluster.name,
-        "module": module,
-        "region": cluster.region,
-        "network": network_call,
-        "args": args,
-        "prometheus": managed_prometheus_view(target, env, cluster, module),
-        "pools": [
+    return ClusterView(
+        cloud="eks",
+        name=cluster.name,
+        module=module,
+        region=cluster.region,
+        network=network_call,
+        args=args,
+        prometheus=managed_prometheus_view(target, env, cluster, module),
+        pools=tuple(
             pool_view(target, env, cluster, lad, rung, module, zones_ref)
             for lad in (target.ladder(cluster, pool) for pool in cluster.node_pools)
             for rung in lad.rungs
-        ],
-    }
+        ),
+    )
 
 
 def ami_type(arch: str, image: str | None, driver: str) -> str:
@@ -214,7 +215,7 @@ def pool_view(
     rung: LadderRung,
     cluster_module: str,
     zones_ref: str,
-) -> dict[str, object]:
+) -> PoolView:
     """The eks-gpu-node-group call of one node group: a pool, or one rung of its ladder.
 
     ``zones_ref`` is the expression of the zone -> subnet ids map a pool pinned to zones picks
@@ -277,14 +278,14 @@ def pool_view(
     if node.bottlerocket(pool) and pool.sharing.mode == "time-slicing":
         args["bottlerocket_time_slicing"] = pool.sharing.max_clients or 2
     args["tags"] = resource_labels(env, cluster)
-    return {
-        "name": pool.name,
-        "module": module_label("pool", cluster.name, pool.name),
-        "machine_type": pool.machine_type,
-        "accelerator": gpu.accelerator,
-        "gpus_per_node": gpu.gpus_per_node,
-        "args": args,
-    }
+    return PoolView(
+        name=pool.name,
+        module=module_label("pool", cluster.name, pool.name),
+        machine_type=pool.machine_type,
+        accelerator=gpu.accelerator,
+        gpus_per_node=gpu.gpus_per_node,
+        args=args,
+    )
 
 
 def read_pool(values: Mapping[str, object]) -> PlannedPool | None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from gpuplat.catalog.servers import server_of
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
+from gpuplat.render.views import CallView
 from gpuplat.spec.model import Cluster, Spec
 from gpuplat.targets.scaling import (
     METRICS_PORT_NAME,
@@ -82,7 +83,7 @@ def targets(spec: Spec, cluster: Cluster) -> list[dict[str, object]]:
 
 def managed_prometheus_view(
     target: ScalingHooks, env: EnvSpec, cluster: Cluster, cluster_module: str
-) -> dict[str, object] | None:
+) -> CallView | None:
     """The eks-managed-prometheus call of a cluster whose workloads KEDA scales on AMP, else
     None."""
     if target.prometheus_kind(env.spec.addons.metrics.prometheus) != "managed":
@@ -90,9 +91,9 @@ def managed_prometheus_view(
     found = targets(env.spec, cluster)
     if not found:
         return None
-    return {
-        "module": module_label("metrics", cluster.name),
-        "args": {
+    return CallView(
+        module_label("metrics", cluster.name),
+        {
             "name": raw(f"module.{cluster_module}.name"),
             "cluster_arn": raw(f"module.{cluster_module}.arn"),
             "subnet_ids": raw(f"module.{cluster_module}.subnet_ids"),
@@ -103,4 +104,4 @@ def managed_prometheus_view(
             "keda": {"namespace": KEDA_OPERATOR[0], "service_account": KEDA_OPERATOR[1]},
             "tags": resource_labels(env, cluster),
         },
-    }
+    )

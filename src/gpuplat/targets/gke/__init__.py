@@ -8,12 +8,12 @@ from datetime import date
 from typing import TYPE_CHECKING, ClassVar
 
 from gpuplat.catalog import ChartPin, Shape
+from gpuplat.render.views import InfraPart
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.ladder import Ladder, LadderRung, single_capacity
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.targets.base import (
-    InfraPart,
     KubeAuth,
     LadderPlatform,
     NameRule,

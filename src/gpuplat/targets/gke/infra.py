@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING
 from gpuplat import catalog
 from gpuplat.hcl.writer import raw
 from gpuplat.render.naming import module_label
+from gpuplat.render.views import ClusterView, InfraPart, PoolView
 from gpuplat.spec.ladder import Ladder, LadderRung, single_capacity
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool
-from gpuplat.targets.base import InfraPart, Target
+from gpuplat.targets.base import Target
 from gpuplat.targets.gke import calendar, fabric, node
 from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
@@ -45,7 +46,7 @@ def part(target: Target, env: EnvSpec, cluster: Cluster) -> InfraPart:
     )
 
 
-def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, object]:
+def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> ClusterView:
     """Arguments of the gke-cluster module call for one cluster."""
     assert cluster.gcp is not None  # the checks require gcp for GKE clusters
     k8s = cluster.kubernetes
@@ -55,7 +56,7 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
         cluster.deletion_protection if cluster.deletion_protection is not None else env.protected
     )
     module = module_label("cluster", cluster.name)
-    args = {
+    args: dict[str, object] = {
         "project": cluster.gcp.project,
         "name": cluster.name,
         "location": cluster.region if cluster.regional else cluster.zones[0],
@@ -89,17 +90,17 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> dict[str, ob
     rdma = fabric.rdma_network(cluster)
     if rdma is not None:
         args["rdma_network"] = rdma.module_input()
-    return {
-        "cloud": "gke",
-        "name": cluster.name,
-        "module": module,
-        "args": args,
-        "pools": [
+    return ClusterView(
+        cloud="gke",
+        name=cluster.name,
+        module=module,
+        args=args,
+        pools=tuple(
             pool_view(target, env, cluster, lad, rung, module)
             for lad in (target.ladder(cluster, pool) for pool in cluster.node_pools)
             for rung in lad.rungs
-        ],
-    }
+        ),
+    )
 
 
 def pool_view(
@@ -109,7 +110,7 @@ def pool_view(
     lad: Ladder,
     rung: LadderRung,
     cluster_module: str,
-) -> dict[str, object]:
+) -> PoolView:
     """Arguments of the gke-gpu-node-pool module call for one node pool: a pool, or one rung
     of a pool's capacity ladder."""
     pool = rung.pool
@@ -200,12 +201,12 @@ def pool_view(
             {"disk_image": d.disk_image, "mode": BOOT_DISK_MODE[d.mode]}
             for d in pool.secondary_boot_disks
         ]
-    return {
-        "name": pool.name,
-        "module": module_label("pool", cluster.name, pool.name),
-        "machine_type": pool.machine_type,
-        "args": args,
-    }
+    return PoolView(
+        name=pool.name,
+        module=module_label("pool", cluster.name, pool.name),
+        machine_type=pool.machine_type,
+        args=args,
+    )
 
 
 BOOT_DISK_MODE = {"container-image-cache": "CONTAINER_IMAGE_CACHE", "data": "MODE_UNSPECIFIED"}
