@@ -15,6 +15,7 @@ from hypothesis import settings
 
 from gpuplat.catalog.cache import ENV_VAR as CACHE_VAR
 from gpuplat.clock import ENV_VAR
+from tests.support.order import estimated_cost, spread
 
 # Python may cache compiled bytecode (in the __pycache__ folders git ignores). CI and many
 # machines set PYTHONDONTWRITEBYTECODE; then every gpuplat and stand-in process a test starts
@@ -38,6 +39,40 @@ atexit.register(shutil.rmtree, os.environ[CACHE_VAR], ignore_errors=True)
 # Timing belongs to bench/: on a loaded 2-CPU runner a slow example is not a failure.
 settings.register_profile("gpuplat", deadline=None)
 settings.load_profile("gpuplat")
+
+WORKERS_PER_CPU = 2
+"""``-n auto`` starts this many xdist workers per CPU. Most of the suite's time is spent
+waiting: on terraform and its provider processes, on moto, on gpuplat run as a subprocess.
+A worker that waits leaves its CPU to another (2 CPUs: 4 workers)."""
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own reading of it
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return WORKERS_PER_CPU * (cpus or 1)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under xdist, the long test files first in each worker's share (tests/support/order.py)."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers < 2:
+        return
+    per_file: dict[str, int] = {}
+    for item in items:
+        per_file[_file(item)] = per_file.get(_file(item), 0) + 1
+
+    def cost(item: pytest.Item) -> float:
+        markers = {mark.name for mark in item.iter_markers()}
+        return estimated_cost(_file(item), markers, per_file[_file(item)])
+
+    items[:] = spread(items, workers, _file, cost)
+
+
+def _file(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
 
 TODAY = date(2026, 12, 2)
 """The day every test judges the support calendar by (the day the calendar was read): the

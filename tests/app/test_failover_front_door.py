@@ -101,11 +101,16 @@ def placements(project: Path, moto: MotoServer) -> dict[str, object]:
     return out
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def front_door(
-    moto: MotoServer, stand_ins: Path, tmp_path: Path
+    moto: MotoServer, stand_ins: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Path, dict[str, str], str, Path]]:
-    """chat applied on both clouds behind its load balancers, then its front door applied."""
+    """chat applied on both clouds behind its load balancers, then its front door applied.
+
+    Built once for the module (two applies through the real aws provider and the stand-ins):
+    the first test only reads it, the failover test that moves chat runs after it.
+    """
+    tmp_path = tmp_path_factory.mktemp("front-door")
     fresh_bucket(moto)
     log = tmp_path / "applies.jsonl"
     project = two_clouds(tmp_path / "p", moto.endpoint, gke_backend={"type": "local"})

@@ -33,15 +33,35 @@ BUCKET = "acme-inference-tfstate"
 LOCK_KEY = "acme-inference/dev/inference-use1/infra/terraform.tfstate.tflock"
 
 
-@pytest.fixture
-def moto() -> Iterator[MotoServer]:
+@pytest.fixture(scope="module")
+def moto_server_of_module() -> Iterator[MotoServer]:
     with aws_managed_policies(), node_groups_own_autoscaling_groups(), moto_server() as server:
-        # moto keeps its emulated accounts per process, not per server: start from empty.
-        urllib.request.urlopen(
-            urllib.request.Request(f"{server.endpoint}/moto-api/reset", method="POST")
-        ).close()
-        server.create_bucket(BUCKET)
         yield server
+
+
+@pytest.fixture
+def moto(moto_server_of_module: MotoServer) -> MotoServer:
+    """The module's moto, emptied: each test starts with no AWS resources but the state bucket."""
+    server = moto_server_of_module
+    # moto keeps its emulated accounts per process, not per server: start from empty.
+    urllib.request.urlopen(
+        urllib.request.Request(f"{server.endpoint}/moto-api/reset", method="POST")
+    ).close()
+    server.create_bucket(BUCKET)
+    return server
+
+
+@pytest.fixture(scope="module")
+def rendered(moto_server_of_module: MotoServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project every test starts from, initialised and rendered once for the module."""
+    folder = tmp_path_factory.mktemp("lifecycle") / "p"
+    return make_project(folder, moto_server_of_module.endpoint)
+
+
+def copy_project(rendered: Path, folder: Path) -> Path:
+    """A checkout of the rendered project of its own, as ``cp -a`` makes one."""
+    subprocess.run(["cp", "-a", str(rendered), str(folder)], check=True)
+    return folder
 
 
 def make_project(folder: Path, endpoint: str) -> Path:
@@ -121,9 +141,11 @@ def wait_for(proc: subprocess.Popen[str], needle: str, timeout: float = 120) -> 
     raise AssertionError(f"{needle!r} never appeared:\n{''.join(seen)}")
 
 
-def test_plan_apply_refuse_replacements_drift_and_destroy(moto: MotoServer, tmp_path: Path) -> None:
+def test_plan_apply_refuse_replacements_drift_and_destroy(
+    moto: MotoServer, rendered: Path, tmp_path: Path
+) -> None:
     env = environment(tmp_path)
-    project = make_project(tmp_path / "p", moto.endpoint)
+    project = copy_project(rendered, tmp_path / "p")
     where = ("-C", str(project))
 
     planned = gpuplat(*where, "plan", "dev", "--stage", "infra", env=env)
@@ -188,9 +210,9 @@ def test_plan_apply_refuse_replacements_drift_and_destroy(moto: MotoServer, tmp_
     # test_the_main_job_from_the_project_folder.
 
 
-def test_a_stale_plan_is_refused(moto: MotoServer, tmp_path: Path) -> None:
+def test_a_stale_plan_is_refused(moto: MotoServer, rendered: Path, tmp_path: Path) -> None:
     env = environment(tmp_path)
-    project = make_project(tmp_path / "p", moto.endpoint)
+    project = copy_project(rendered, tmp_path / "p")
     where = ("-C", str(project))
     assert gpuplat(*where, "plan", "dev", "--stage", "infra", env=env).returncode == 10
     overlay = project / "envs" / "dev.yaml"
@@ -209,9 +231,11 @@ def test_a_stale_plan_is_refused(moto: MotoServer, tmp_path: Path) -> None:
     assert "Hint: run `gpuplat plan dev` again and review the new plan" in refused.stderr
 
 
-def test_a_protected_environment_needs_a_confirmation(moto: MotoServer, tmp_path: Path) -> None:
+def test_a_protected_environment_needs_a_confirmation(
+    moto: MotoServer, rendered: Path, tmp_path: Path
+) -> None:
     env = environment(tmp_path)
-    project = make_project(tmp_path / "p", moto.endpoint)
+    project = copy_project(rendered, tmp_path / "p")
     where = ("-C", str(project))
     assert gpuplat(*where, "plan", "prod", "--stage", "infra", env=env).returncode == 10
     refused = gpuplat(*where, "apply", "prod", env=env)
@@ -222,9 +246,9 @@ def test_a_protected_environment_needs_a_confirmation(moto: MotoServer, tmp_path
     )
 
 
-def test_two_concurrent_applies_one_wins(moto: MotoServer, tmp_path: Path) -> None:
+def test_two_concurrent_applies_one_wins(moto: MotoServer, rendered: Path, tmp_path: Path) -> None:
     env = environment(tmp_path)
-    first = make_project(tmp_path / "a", moto.endpoint)
+    first = copy_project(rendered, tmp_path / "a")
     # A second checkout of the same project: its own gpuplat locks, the same remote state.
     second = tmp_path / "b"
     subprocess.run(["cp", "-a", str(first), str(second)], check=True)
@@ -255,9 +279,11 @@ def test_two_concurrent_applies_one_wins(moto: MotoServer, tmp_path: Path) -> No
     assert winner.returncode == 0, rest
 
 
-def test_sigint_during_apply_leaves_usable_state(moto: MotoServer, tmp_path: Path) -> None:
+def test_sigint_during_apply_leaves_usable_state(
+    moto: MotoServer, rendered: Path, tmp_path: Path
+) -> None:
     env = environment(tmp_path)
-    project = make_project(tmp_path / "p", moto.endpoint)
+    project = copy_project(rendered, tmp_path / "p")
     where = ("-C", str(project))
     assert gpuplat(*where, "plan", "dev", "--stage", "infra", env=env).returncode == 10
     proc = start(*where, "apply", "dev", env=env)
@@ -275,7 +301,9 @@ def test_sigint_during_apply_leaves_usable_state(moto: MotoServer, tmp_path: Pat
     assert finished.returncode == 0, finished.stderr
 
 
-def test_the_main_job_from_the_project_folder(moto: MotoServer, tmp_path: Path) -> None:
+def test_the_main_job_from_the_project_folder(
+    moto: MotoServer, rendered: Path, tmp_path: Path
+) -> None:
     """Every terraform-running command, run the three ways people run it.
 
     From inside the project with relative paths only, from its parent with a relative ``-C``,
@@ -283,7 +311,7 @@ def test_the_main_job_from_the_project_folder(moto: MotoServer, tmp_path: Path) 
     against gpuplat's folder: every path gpuplat hands it must survive that.
     """
     env = environment(tmp_path)
-    project = make_project(tmp_path / "p", moto.endpoint)
+    project = copy_project(rendered, tmp_path / "p")
     ways = {
         "inside the project": (project, ()),
         "relative -C": (tmp_path, ("-C", "p")),

@@ -12,11 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.test_lifecycle import BUCKET, CLUSTER, environment, gpuplat, make_project, moto
+from tests.app.test_lifecycle import (
+    BUCKET,
+    CLUSTER,
+    environment,
+    gpuplat,
+    make_project,
+    moto,
+    moto_server_of_module,
+)
 from tests.support.moto import MotoServer
 
 pytestmark = [pytest.mark.terraform, pytest.mark.integration]
-__all__ = ["moto"]  # the fixture, used by name
+__all__ = ["moto", "moto_server_of_module"]  # the fixtures, used by name
 
 OLD_KEY = "acme-inference/dev/infra/terraform.tfstate"
 NEW_KEY = f"acme-inference/dev/{CLUSTER}/infra/terraform.tfstate"

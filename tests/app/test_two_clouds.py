@@ -13,11 +13,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.app.test_lifecycle import BUCKET, CLUSTER, environment, gpuplat, moto
+from tests.app.test_lifecycle import (
+    BUCKET,
+    CLUSTER,
+    environment,
+    gpuplat,
+    moto,
+    moto_server_of_module,
+)
 from tests.support.moto import MotoServer
 
 pytestmark = [pytest.mark.terraform, pytest.mark.integration]
-__all__ = ["moto"]  # the fixture, used by name
+__all__ = ["moto", "moto_server_of_module"]  # the fixtures, used by name
 
 GKE = "inference-us"
 

@@ -11,8 +11,6 @@ where the table says.
 from __future__ import annotations
 
 import json
-import subprocess
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,36 +20,23 @@ from gpuplat.releases.versions import Release, release_files
 from gpuplat.vendoring.impact import members
 from gpuplat.vendoring.layout import parse
 from gpuplat.vendoring.replacement import effect, rules
-from tests.eks.terraform import mirror_env
-from tests.support.realparts import provider_schema_dir, terraform_bin
+from tests.conformance.test_checker import aws_schema  # noqa: F401  (a session fixture)
+from tests.support.realparts import provider_schema_dir
 
 pytestmark = pytest.mark.terraform
 
 
-@cache
-def aws_schema(tmp: Path) -> dict[str, object]:
-    root = tmp / "schema"
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "main.tf").write_text(
-        'terraform {\n  required_providers {\n    aws = { source = "hashicorp/aws" }\n  }\n}\n',
-        encoding="utf-8",
-    )
-    env = mirror_env(tmp / "env")
-    env["TF_DATA_DIR"] = str(root / ".tfdata")
-    for args in (["init", "-backend=false", "-input=false"], ["providers", "schema", "-json"]):
-        done = subprocess.run(
-            [terraform_bin(), *args], cwd=root, env=env, capture_output=True, text=True, timeout=300
-        )
-        assert done.returncode == 0, done.stderr
-    data: dict[str, object] = json.loads(done.stdout)["provider_schemas"][
-        "registry.terraform.io/hashicorp/aws"
-    ]
+def aws_provider(schema_file: Path) -> dict[str, object]:
+    """The aws 5.100.0 part of ``terraform providers schema -json`` (made once per session)."""
+    data: dict[str, object] = json.loads(schema_file.read_text(encoding="utf-8"))[
+        "provider_schemas"
+    ]["registry.terraform.io/hashicorp/aws"]
     return data
 
 
-def schema_for(resource_type: str, tmp: Path) -> dict[str, object]:
+def schema_for(resource_type: str, aws: dict[str, object]) -> dict[str, object]:
     if resource_type.startswith("aws_"):
-        provider = aws_schema(tmp)
+        provider = aws
     else:
         data = json.loads((provider_schema_dir() / "google-6.50.0.json").read_text())
         provider = data["provider_schemas"]["registry.terraform.io/hashicorp/google"]
@@ -70,12 +55,10 @@ def has_path(block: dict[str, object], path: str) -> bool:
     return head in blocks and has_path(blocks[head]["block"], rest)
 
 
-def test_every_path_is_a_real_argument_of_the_real_schema(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> None:
-    tmp = tmp_path_factory.mktemp("aws")
+def test_every_path_is_a_real_argument_of_the_real_schema(aws_schema: Path) -> None:  # noqa: F811
+    aws = aws_provider(aws_schema)
     for resource_type, table in rules().items():
-        block = schema_for(resource_type, tmp)
+        block = schema_for(resource_type, aws)
         for path in sorted(table.replace | table.update):
             assert has_path(block, path), f"{resource_type}: {path} is not in the provider schema"
         assert not table.replace & table.update
