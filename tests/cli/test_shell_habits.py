@@ -158,3 +158,20 @@ def test_the_project_is_found_from_envs_and_c_works_after_the_command(project: P
     after = gpuplat("validate", "-e", "dev", "-C", project.name, cwd=project.parent)
     assert after.returncode == 0, after.stderr
     assert "\nvalid: dev\n" in after.stderr
+
+
+def _checked(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 0, done.stderr
+    return done.stderr.strip().splitlines()[-1].split(" in ")[0]
+
+
+def test_conformance_paths_start_where_c_points_or_where_the_person_is(project: Path) -> None:
+    """`gpuplat -C p conformance envs` from beside the project checks p/envs (as if the person
+    had cd'ed into p); `cd p/envs && gpuplat conformance dev` checks p/envs/dev, though the
+    project itself was found one folder up."""
+    assert gpuplat("render", cwd=project).returncode == 0
+    whole = _checked(gpuplat("conformance", "envs", cwd=project))
+    assert whole.startswith("30 files"), whole
+    assert _checked(gpuplat("-C", project.name, "conformance", "envs", cwd=project.parent)) == whole
+    dev = _checked(gpuplat("conformance", "dev", cwd=project / "envs"))
+    assert dev.startswith("15 files"), dev

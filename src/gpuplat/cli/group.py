@@ -27,6 +27,9 @@ class App:
     root: Path
     console: Console
     debug: bool
+    here: Path = Path()
+    """Where relative paths on the command line start: ``-C DIR`` when given (as if the person
+    had cd'ed there), else the working folder, even when the project was found further up."""
 
 
 _STANDALONE = [False]
@@ -198,7 +201,7 @@ def cli(ctx: click.Context, project_dir: Path, debug: bool, no_color: bool) -> N
     """gpuplat: one spec of a GPU platform -> versioned Terraform -> plan/apply per environment."""
     explicit = ctx.get_parameter_source("project_dir") is not ParameterSource.DEFAULT
     console = Console(color=False if no_color else None)
-    ctx.obj = App(project_dir, console, debug)
+    ctx.obj = App(project_dir, console, debug, project_dir)
     ctx.obj.root = project_root(project_dir, explicit, ctx.invoked_subcommand)
 
 

@@ -208,7 +208,16 @@ def conformance(
     """Check Terraform (default: envs/ and modules/) against provider schemas; exit 11 if not."""
     from gpuplat.conformance.run import check_conformance
 
-    result = check_conformance(app.root, paths, schemas=schemas, extra=extra)
+    # With -C DIR, relative paths name files in DIR, as if the person had cd'ed there.
+    def inside(path: Path) -> Path:
+        return path if path.is_absolute() else app.here / path
+
+    result = check_conformance(
+        app.root,
+        tuple(inside(p) for p in paths),
+        schemas=None if schemas is None else inside(schemas),
+        extra=tuple(inside(p) for p in extra),
+    )
     for violation in result.report.violations:
         app.console.data(str(violation))
     for note in result.report.notes:
