@@ -29,6 +29,9 @@ class GroupFabric:
     mounts: tuple[HostMount, ...] = ()
     prelude: str = ""
     """A shell line the server's launch runs first (a fabric's environment script)."""
+    capabilities: tuple[str, ...] = ()
+    """Linux capabilities the server container adds to use the fabric (AKS InfiniBand:
+    IPC_LOCK); every other one stays dropped."""
 
 
 class FabricHooks:
@@ -60,11 +63,6 @@ class FabricHooks:
         """What the platform stage installs for the cluster's GPU fabric (the gpu-platform
         module's ``gpudirect``); None when it installs nothing."""
         return None
-
-    def group_capabilities(self, pools: list[NodePool]) -> tuple[str, ...]:
-        """Linux capabilities each pod of a multi-host group adds on these pools to use their
-        fabric (none by default)."""
-        return ()
 
     def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:
         """(message, hint) of a warning when a multi-host group on ``pool`` has no GPU fabric

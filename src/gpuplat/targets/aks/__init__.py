@@ -177,9 +177,6 @@ class AKS(Target):
     def group_fabric(self, pools: list[NodePool]) -> GroupFabric:
         return fabric.group_pod(pools)
 
-    def group_capabilities(self, pools: list[NodePool]) -> tuple[str, ...]:
-        return fabric.capabilities(pools)
-
     def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:
         return fabric.note(pool)
 

@@ -46,15 +46,11 @@ IMAGES = {
 
 
 def group_pod(pools: list[NodePool]) -> GroupFabric:
-    """``rdma/ib`` when every pool of the group has InfiniBand; NCCL finds the HCAs itself."""
+    """``rdma/ib`` and IPC_LOCK when every pool of the group has InfiniBand; NCCL finds the
+    HCAs itself."""
     if not pools or not all(p.infiniband for p in pools):
         return GroupFabric()
-    return GroupFabric(resources={RESOURCE: "1"})
-
-
-def capabilities(pools: list[NodePool]) -> tuple[str, ...]:
-    """IPC_LOCK for the pods of a group on InfiniBand pools."""
-    return CAPABILITIES if pools and all(p.infiniband for p in pools) else ()
+    return GroupFabric(resources={RESOURCE: "1"}, capabilities=CAPABILITIES)
 
 
 def note(pool: NodePool) -> tuple[str, str] | None:
