@@ -106,13 +106,32 @@ def test_a_300_character_environment_name_gets_the_name_rule(
 IMPORT_LOCK = "Exception ignored in: <function _get_module_lock.<locals>.cb"
 
 
+def python_starting(err: str) -> bool:
+    """Whether a SIGINT ended the run before the interpreter ran a line of gpuplat.
+
+    Python's fatal start errors, or a KeyboardInterrupt whose every frame is in the interpreter's
+    own frozen bootstrap (runpy still looking for the `gpuplat` package on disk): no gpuplat
+    frame, so nothing gpuplat could guard.
+    """
+    if err.startswith(PYTHON_STARTING):
+        return True
+    frames = [line for line in err.splitlines() if line.lstrip().startswith('File "')]
+    return (
+        err.startswith("Traceback")
+        and err.rstrip().endswith("KeyboardInterrupt")
+        and bool(frames)
+        and all(line.lstrip().startswith('File "<frozen ') for line in frames)
+    )
+
+
 def test_ctrl_c_in_the_first_fraction_of_a_second_says_interrupted_once(project: Path) -> None:
     """SIGINT (what a terminal's Ctrl-C sends) at many moments of the start and the first run.
 
     From the moment the interpreter runs gpuplat's first line: no traceback, and "Interrupted."
     exactly once with status 130. Before that line Python's own start is not gpuplat's to
     guard; a SIGINT there ends the process by the signal (status -2, nothing printed) or, in
-    the interpreter's start itself, with Python's fatal error (`PYTHON_STARTING`), so the sweep
+    the interpreter's start itself, with Python's fatal error or a traceback wholly inside its
+    frozen bootstrap (`python_starting`), so the sweep
     starts after twice the time a bare interpreter takes to start and finish, and such an end
     on a busy machine is not counted against gpuplat.
     """
@@ -135,7 +154,7 @@ def test_ctrl_c_in_the_first_fraction_of_a_second_says_interrupted_once(project:
         _, err = proc.communicate(timeout=60)
         seen.append((delay, proc.returncode, err))
     for delay, code, err in seen:
-        if err.startswith(PYTHON_STARTING):
+        if python_starting(err):
             continue  # the interpreter's own start, slowed by a busy machine
         # Never a KeyboardInterrupt swallowed by the import machinery's lock callback: gpuplat
         # takes no signal inside an import (gpuplat.interrupt.guard).
@@ -175,3 +194,20 @@ def test_conformance_paths_start_where_c_points_or_where_the_person_is(project: 
     assert _checked(gpuplat("-C", project.name, "conformance", "envs", cwd=project.parent)) == whole
     dev = _checked(gpuplat("conformance", "dev", cwd=project / "envs"))
     assert dev.startswith("15 files"), dev
+
+
+def test_only_a_traceback_wholly_inside_pythons_start_is_excused() -> None:
+    inside = (
+        "Traceback (most recent call last):\n"
+        '  File "<frozen runpy>", line 189, in _run_module_as_main\n'
+        '  File "<frozen importlib._bootstrap_external>", line 147, in _path_stat\n'
+        "KeyboardInterrupt\n"
+    )
+    ours = inside.replace(
+        "KeyboardInterrupt",
+        '  File "/src/gpuplat/launch.py", line 3, in <module>\nKeyboardInterrupt',
+    )
+    assert python_starting(inside)
+    assert python_starting("Fatal Python error: init_import_site: Failed to import the site module")
+    assert not python_starting(ours)
+    assert not python_starting("Traceback (most recent call last):\nKeyboardInterrupt\n")
