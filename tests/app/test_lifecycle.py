@@ -9,6 +9,7 @@ itself; the replacements moto's answers cause on a second plan are the ones name
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -141,6 +142,27 @@ def wait_for(proc: subprocess.Popen[str], needle: str, timeout: float = 120) -> 
     raise AssertionError(f"{needle!r} never appeared:\n{''.join(seen)}")
 
 
+def freeze_children(pid: int) -> list[int]:
+    """SIGSTOP every process below ``pid`` (terraform and its providers); return their pids."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    below: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        children = [child for child, ppid in parents.items() if ppid == parent]
+        below += children
+        todo += children
+    for child in below:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGSTOP)
+    return below
+
+
 def test_plan_apply_refuse_replacements_drift_and_destroy(
     moto: MotoServer, rendered: Path, tmp_path: Path
 ) -> None:
@@ -256,8 +278,13 @@ def test_two_concurrent_applies_one_wins(moto: MotoServer, rendered: Path, tmp_p
         planned = gpuplat("-C", str(project), "plan", "dev", "--stage", "infra", env=env)
         assert planned.returncode == 10, planned.stderr
     winner = start("-C", str(first), "apply", "dev", env=env)
+    frozen: list[int] = []
     try:
         wait_for(winner, "create:")
+        # Hold the winner mid-apply: its terraform and provider processes are stopped (SIGSTOP),
+        # so both its locks stay held however slow the machine is, then resumed below.
+        frozen = freeze_children(winner.pid)
+        assert frozen, "the winner's terraform was not found among its processes"
         same = gpuplat("-C", str(first), "apply", "dev", env=env)
         assert same.returncode == 8
         assert same.stderr.startswith(
@@ -275,6 +302,9 @@ def test_two_concurrent_applies_one_wins(moto: MotoServer, rendered: Path, tmp_p
         )
         assert " force-unlock -force " in other.stderr
     finally:
+        for pid in frozen:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
         rest, _ = winner.communicate(timeout=300)
     assert winner.returncode == 0, rest
 
