@@ -211,3 +211,39 @@ def test_only_a_traceback_wholly_inside_pythons_start_is_excused() -> None:
     assert python_starting("Fatal Python error: init_import_site: Failed to import the site module")
     assert not python_starting(ours)
     assert not python_starting("Traceback (most recent call last):\nKeyboardInterrupt\n")
+
+
+def test_every_path_argument_starts_where_the_person_is_or_in_c(project: Path) -> None:
+    """One rule for all of them: `gpuplat -C p X` reads as `cd p && gpuplat X`; without -C a
+    relative path starts in the working folder, even when the project was found one folder up.
+    """
+    parent, envs = project.parent, project / "envs"
+    made: list[Path] = []
+
+    def wrote(cwd: Path, *args: str) -> None:
+        done = gpuplat(*args, cwd=cwd)
+        assert done.returncode == 0, done.stderr
+
+    try:
+        # From envs/ (the project found one folder up): DIR is envs/k8s, not the project's k8s.
+        wrote(envs, "render", "-e", "dev", "--manifests", "k8s")
+        made.append(envs / "k8s")
+        assert (envs / "k8s" / "dev").is_dir()
+        assert not (project / "k8s").exists()
+        # With -C p from beside the project: in p, as if the person had cd'ed there.
+        wrote(parent, "-C", project.name, "render", "-e", "dev", "--manifests", "k8s")
+        made.append(project / "k8s")
+        assert (project / "k8s" / "dev").is_dir()
+        assert not (parent / "k8s").exists()
+        wrote(parent, "-C", project.name, "graph", "dev", "-o", "g.mmd")
+        made.append(project / "g.mmd")
+        assert (project / "g.mmd").is_file() and not (parent / "g.mmd").exists()
+        wrote(parent, "-C", project.name, "cost", "dev", "--infracost-usage", "u.yml")
+        made.append(project / "u.yml")
+        assert (project / "u.yml").is_file() and not (parent / "u.yml").exists()
+        wrote(envs, "graph", "dev", "-o", "g.mmd")
+        made.append(envs / "g.mmd")
+        assert (envs / "g.mmd").is_file()
+    finally:
+        for path in made:
+            shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)

@@ -8,6 +8,7 @@ import click
 
 from gpuplat.cli.complete import complete_envs
 from gpuplat.cli.group import App, cli
+from gpuplat.cli.paths import HerePath, path_or_word
 
 
 @cli.command()
@@ -18,7 +19,7 @@ from gpuplat.cli.group import App, cli
 )
 @click.option(
     "--infracost-usage",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=HerePath(dir_okay=False, path_type=Path),
     default=None,
     metavar="FILE",
     help="Also write an infracost usage file with these node counts ({env} in FILE: one per env).",
@@ -36,6 +37,7 @@ from gpuplat.cli.group import App, cli
     "prices",
     default=None,
     metavar="FILE|catalog",
+    callback=path_or_word("catalog"),
     help="Price from this price file, or from the shipped catalog "
     "(default: the newest file `gpuplat prices update` wrote in prices/, else the catalog).",
 )
@@ -81,7 +83,7 @@ def cost(
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=HerePath(dir_okay=False, path_type=Path),
     help="Write the drawing to this file (needed for png) instead of stdout.",
 )
 @click.pass_obj

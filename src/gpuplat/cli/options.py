@@ -8,12 +8,14 @@ from collections.abc import Callable
 import click
 
 from gpuplat.cli.group import App
+from gpuplat.cli.paths import program
 
 TERRAFORM_OPTION = click.option(
     "--terraform",
     "terraform_bin",
     default=None,
     metavar="PATH",
+    callback=program,
     help="terraform or tofu binary (default: $GPUPLAT_TERRAFORM, then PATH).",
 )
 

@@ -9,6 +9,7 @@ import click
 
 from gpuplat.cli.complete import complete_envs, complete_examples
 from gpuplat.cli.group import App, cli
+from gpuplat.cli.paths import HerePath
 
 
 @cli.command()
@@ -21,7 +22,7 @@ from gpuplat.cli.group import App, cli
 )
 @click.option("--list", "list_examples", is_flag=True, help="List the examples and exit.")
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
-@click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
+@click.argument("directory", required=False, type=HerePath(file_okay=False, path_type=Path))
 @click.pass_obj
 def init(
     app: App, example: str | None, list_examples: bool, force: bool, directory: Path | None
@@ -97,10 +98,10 @@ def validate(ctx: click.Context, envs: tuple[str, ...], as_json: bool, strict: b
 )
 @click.option(
     "--manifests",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=HerePath(file_okay=False, path_type=Path),
     default=None,
-    help="Also write plain Kubernetes YAML per env and cluster into this folder (relative to "
-    "the project); files you add there are kept.",
+    help="Also write plain Kubernetes YAML per env and cluster into this folder (a relative "
+    "DIR starts here, or in -C DIR); files you add there are kept.",
 )
 @click.option(
     "--layout",
@@ -137,8 +138,6 @@ def render(
     """Render versioned modules and per-environment roots from the spec."""
     from gpuplat.app.render import gitops_source, render_project
 
-    if manifests is not None and not manifests.is_absolute():
-        manifests = app.root / manifests  # -C PROJECT: DIR is inside the project, as envs/ is
     gitops = gitops_source(app.root, manifests, layout, repo_url, revision, repo_path)
     result = render_project(
         app.root,
@@ -191,16 +190,14 @@ def schema(app: App, overlay: bool, of_cost: bool) -> int:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=HerePath(path_type=Path))
 @click.option(
     "--schemas",
-    type=click.Path(path_type=Path),
+    type=HerePath(path_type=Path),
     default=None,
     help="Folder of `terraform providers schema -json` files (default: the bundled set).",
 )
-@click.option(
-    "--extra", type=click.Path(path_type=Path), multiple=True, help="One more schema file."
-)
+@click.option("--extra", type=HerePath(path_type=Path), multiple=True, help="One more schema file.")
 @click.pass_obj
 def conformance(
     app: App, paths: tuple[Path, ...], schemas: Path | None, extra: tuple[Path, ...]
@@ -208,16 +205,7 @@ def conformance(
     """Check Terraform (default: envs/ and modules/) against provider schemas; exit 11 if not."""
     from gpuplat.conformance.run import check_conformance
 
-    # With -C DIR, relative paths name files in DIR, as if the person had cd'ed there.
-    def inside(path: Path) -> Path:
-        return path if path.is_absolute() else app.here / path
-
-    result = check_conformance(
-        app.root,
-        tuple(inside(p) for p in paths),
-        schemas=None if schemas is None else inside(schemas),
-        extra=tuple(inside(p) for p in extra),
-    )
+    result = check_conformance(app.root, paths, schemas=schemas, extra=extra)
     for violation in result.report.violations:
         app.console.data(str(violation))
     for note in result.report.notes:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from gpuplat.cli.group import App, cli
+from gpuplat.cli.paths import HerePath
 
 STAGES = ("infra", "platform", "serving")
 
@@ -40,7 +41,7 @@ def _split(value: str | None) -> tuple[str, ...]:
 
 
 @vendor.command("copy")
-@click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("dest", type=HerePath(file_okay=False, path_type=Path))
 @click.option(
     "--modules", default=None, help="Modules to vendor: a,b or a@1.0.0 (default: the spec's)."
 )
@@ -160,7 +161,7 @@ def copy(
 
 
 @vendor.command()
-@click.argument("dest", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("dest", type=HerePath(file_okay=False, path_type=Path))
 @click.option(
     "--modules", default=None, help="Only these modules: a,b, or a@1.1.0 to move to that version."
 )
@@ -171,13 +172,13 @@ def copy(
 @click.option(
     "--conflicts",
     "conflict_copy",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=HerePath(file_okay=False, path_type=Path),
     default=None,
     help="On conflict, write the merge with conflict markers into this folder.",
 )
 @click.option(
     "--resolved",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=HerePath(exists=True, file_okay=False, path_type=Path),
     default=None,
     help="Take the conflicting modules' merge from this folder (a --conflicts folder, "
     "markers edited away).",
