@@ -1,15 +1,21 @@
-"""`gpuplat validate`: load every environment, report all problems at once."""
+"""`gpuplat validate`: load every environment, report all problems at once.
+
+The spec's models and checks are imported only when the spec has to be loaded: a validate of
+inputs unchanged since the last one is answered from its record (:mod:`gpuplat.app.validated`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpuplat.errors import ExitCode, SpecError
 from gpuplat.spec.diagnostics import Diagnostic
-from gpuplat.spec.load import EnvSpec, load_project
-from gpuplat.workload.serving import serving_plans
+
+if TYPE_CHECKING:
+    from gpuplat.spec.load import EnvSpec
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,13 @@ def validate_project(root: Path, envs: Sequence[str], *, strict: bool) -> Valida
     Raises:
         GpuplatError: There is no spec, or an unknown environment was named.
     """
+    from gpuplat.app import validated
+
+    known = validated.recall(root, tuple(envs), strict)
+    if known is not None:
+        return known
+    from gpuplat.spec.load import load_project
+
     try:
         project = load_project(root, envs, strict=strict)
     except SpecError as exc:
@@ -93,10 +106,15 @@ def validate_project(root: Path, envs: Sequence[str], *, strict: bool) -> Valida
         for note in notes(env.spec):
             found.setdefault(note, []).append(name)
     said = tuple(f"{note} (in {', '.join(names)})" for note, names in found.items())
-    return ValidateResult(tuple(project.envs), tuple(project.warnings), strict, said, scaling)
+    result = ValidateResult(tuple(project.envs), tuple(project.warnings), strict, said, scaling)
+    day = project.today.isoformat()
+    validated.remember(root, tuple(envs), strict, project.read, project.overlay_files, day, result)
+    return result
 
 
 def _scaling_notes(env: EnvSpec) -> tuple[str, ...]:
+    from gpuplat.workload.serving import serving_plans
+
     out = []
     for plan in serving_plans(env):
         metric = next(w for w in env.spec.workloads if w.name == plan.name).autoscaling.metric

@@ -27,20 +27,11 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from gpuplat import __version__
+from gpuplat.cachedir import ENV_VAR, folder
 
-ENV_VAR = "GPUPLAT_CACHE_DIR"
-"""Environment variable naming the cache folder."""
+__all__ = ["ENV_VAR", "entry", "folder", "load", "store"]
 
 _M = TypeVar("_M", bound=BaseModel)
-
-
-def folder() -> Path:
-    """Where entries are kept."""
-    given = os.environ.get(ENV_VAR, "").strip()
-    if given:
-        return Path(given)
-    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "gpuplat"
 
 
 def entry(stem: str, data: bytes, model: type[BaseModel]) -> Path:

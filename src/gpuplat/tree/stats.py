@@ -49,15 +49,17 @@ def _hash(path: str) -> str | None:
 class StatCache:
     """sha256 of files by path, remembered with their status (one per project)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, record: Path | None = None) -> None:
         self.root = root
+        self.record = record if record is not None else root / STATS
+        """Where the record is kept (default: the project's ``.gpuplat/cache/stats.json``)."""
         self._base = str(root)
         self.recorded_ns = 0
         self.entries: dict[str, _Entry] = {}
         self.changed = False
         self._seen: set[str] = set()
         try:
-            data = json.loads((root / STATS).read_text(encoding="utf-8"))
+            data = json.loads(self.record.read_text(encoding="utf-8"))
             if data.get("format") != FORMAT:
                 return
             self.recorded_ns = int(data["recorded_ns"])
@@ -127,7 +129,7 @@ class StatCache:
         """Write the record atomically when it changed (a torn one only costs hashing again)."""
         if not self.changed:
             return
-        path = self.root / STATS
+        path = self.record
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
