@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import stat
 import subprocess
 import sys
@@ -88,7 +87,7 @@ def test_another_day_or_a_doubtful_record_is_validated_again(
     monkeypatch.delenv("GPUPLAT_TODAY")
     run("validate", cwd=project)
     entry = validated._entry(project)
-    os.chmod(entry, entry.stat().st_mode | stat.S_IWOTH)  # another user could have written it
+    entry.chmod(entry.stat().st_mode | stat.S_IWOTH)  # another user could have written it
     assert run("validate", cwd=project).exit_code == 0
     entry.write_text("{not json")
     assert run("validate", cwd=project).exit_code == 0

@@ -7,75 +7,17 @@ inputs unchanged since the last one is answered from its record (:mod:`gpuplat.a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gpuplat.errors import ExitCode, SpecError
-from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.app import validated
+from gpuplat.app.validated import ValidateResult
+from gpuplat.errors import SpecError
 
 if TYPE_CHECKING:
     from gpuplat.spec.load import EnvSpec
 
-
-@dataclass(frozen=True)
-class ValidateResult:
-    """What `validate` found."""
-
-    envs: tuple[str, ...]
-    diagnostics: tuple[Diagnostic, ...]
-    strict: bool
-    notes: tuple[str, ...] = ()
-    """What the spec cannot promise, said once (e.g. the notice of a spot preemption)."""
-    scaling: tuple[str, ...] = ()
-    """What the spec means at run time: per autoscaled workload, the replicas a queue depth
-    asks for and how long scaling out takes."""
-
-    @property
-    def valid_envs(self) -> tuple[str, ...]:
-        """The environments checked that have no error (a base-spec error counts for all)."""
-        failing = [d for d in self.diagnostics if d.is_error or self.strict]
-        if any(not d.envs for d in failing):
-            return ()
-        bad = {e for d in failing for e in d.envs}
-        return tuple(e for e in self.envs if e not in bad)
-
-    @property
-    def errors(self) -> int:
-        return sum(1 for d in self.diagnostics if d.is_error)
-
-    @property
-    def warnings(self) -> int:
-        return len(self.diagnostics) - self.errors
-
-    @property
-    def ok(self) -> bool:
-        return self.errors == 0 and not (self.strict and self.warnings)
-
-    @property
-    def exit_code(self) -> ExitCode:
-        return ExitCode.OK if self.ok else ExitCode.INVALID_SPEC
-
-    def summary(self) -> str:
-        envs = ", ".join(self.envs) if self.envs else "base spec"
-        extra = (
-            f" ({self.warnings} warning{'s' if self.warnings != 1 else ''})"
-            if self.warnings
-            else ""
-        )
-        return f"valid: {envs}{extra}"
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "valid": self.ok,
-            "environments": list(self.envs),
-            "valid_environments": list(self.valid_envs),
-            "errors": self.errors,
-            "warnings": self.warnings,
-            "diagnostics": [d.to_json() for d in self.diagnostics],
-            "notes": list(self.notes),
-            "scaling": list(self.scaling),
-        }
+__all__ = ["ValidateResult", "validate_project"]
 
 
 def validate_project(root: Path, envs: Sequence[str], *, strict: bool) -> ValidateResult:
@@ -84,8 +26,6 @@ def validate_project(root: Path, envs: Sequence[str], *, strict: bool) -> Valida
     Raises:
         GpuplatError: There is no spec, or an unknown environment was named.
     """
-    from gpuplat.app import validated
-
     known = validated.recall(root, tuple(envs), strict)
     if known is not None:
         return known
