@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from gpuplat import crds
+from gpuplat.app import validated
 from gpuplat.targets.gke.computeclass import ComputeClass, PriorityRule
 from tests.eks.terraform import mirror_env, terraform
 from tests.support.cli import run
@@ -198,6 +199,8 @@ def test_validate_refuses_a_compute_class_its_crd_refuses(
         return out
 
     monkeypatch.setattr(ComputeClass, "manifest", with_machine_type)
+    # gpuplat's code changed in memory only, where its record of the last validate cannot see.
+    validated._entry(folder).unlink()
     result = run("validate", cwd=folder)
     assert result.exit_code != 0
     assert (
