@@ -47,9 +47,14 @@ def main() -> None:
     # A render allocates a great many small objects and frees nearly none of them before it
     # ends: collecting the young generation every 700 allocations cost a third of its time.
     gc.set_threshold(100_000, 50, 100)
-    from gpuplat.interrupt import guard
+    try:  # a Ctrl-C while the guard itself loads (signal, enum) is still Python's to raise
+        from gpuplat.interrupt import guard
 
-    guard()  # Ctrl-C and SIGTERM (what CI runners cancel with) alike, never inside an import
+        guard()  # Ctrl-C and SIGTERM (what CI runners cancel with) alike, never inside an import
+    except KeyboardInterrupt:
+        from gpuplat.interrupt import interrupted
+
+        raise SystemExit(interrupted()) from None
     try:
         from gpuplat.cli.group import main as run
     except KeyboardInterrupt:

@@ -132,3 +132,9 @@ def test_a_signal_after_the_command_is_done_is_not_clicks_abort() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "raised\nignored\n", "")
+
+
+def test_a_ctrl_c_while_the_guard_itself_loads_says_interrupted(tmp_path: Path) -> None:
+    """The moment before Ctrl-C is gpuplat's to take: no traceback of the guard's own import."""
+    code, err, _ = _interrupted_at("gpuplat.interrupt", "SIGINT", tmp_path, "validate")
+    assert (code, err) == (INTERRUPTED, "Interrupted.\n")
