@@ -1,4 +1,4 @@
-# gpuplat module gpu-platform 1.6.0: generated, do not edit.
+# gpuplat module gpu-platform 1.7.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 # Helm values are built here from typed inputs and handed to the charts with yamlencode.

@@ -1,4 +1,4 @@
-# gpuplat module gpu-platform 1.6.0: generated, do not edit.
+# gpuplat module gpu-platform 1.7.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -224,9 +224,9 @@ resource "kubernetes_manifest" "compute_class" {
   manifest = [for c in var.compute_classes : c if c.metadata.name == each.key][0]
 }
 
-# GPUDirect RDMA on GKE (var.gpudirect): each RDMA subnet of the cluster becomes a Kubernetes
-# Network (a GKENetworkParamSet in device mode RDMA, and the Network that names it) that pods
-# ask for in their networking.gke.io/interfaces annotation. GKE serves both kinds on clusters
+# GPUDirect on GKE (var.gpudirect): each GPU subnet of the cluster becomes a Kubernetes Network
+# (a GKENetworkParamSet in device mode RDMA, or NetDevice for TCPXO's gVNICs, and the Network
+# that names it) that pods ask for in their networking.gke.io/interfaces annotation. GKE serves both kinds on clusters
 # with multi-networking. Their fields follow GoogleCloudPlatform/gke-networking-api.
 resource "kubernetes_manifest" "rdma_params" {
   for_each = var.gpudirect == null ? {} : { for n in var.gpudirect.networks : n.name => n }
@@ -235,7 +235,7 @@ resource "kubernetes_manifest" "rdma_params" {
     apiVersion = "networking.gke.io/v1"
     kind       = "GKENetworkParamSet"
     metadata   = { name = each.key, labels = { "app.kubernetes.io/managed-by" = "gpuplat" } }
-    spec       = { vpc = each.value.vpc, vpcSubnet = each.value.subnet, deviceMode = "RDMA" }
+    spec       = { vpc = each.value.vpc, vpcSubnet = each.value.subnet, deviceMode = var.gpudirect.type == "tcpxo" ? "NetDevice" : "RDMA" }
   }
 }
 
@@ -261,7 +261,7 @@ resource "kubernetes_manifest" "rdma_network" {
 # (mounted by the serving pods at /usr/local/gib); then it sleeps. As Google publishes it
 # (container-engine-accelerators, gpudirect-rdma/nccl-rdma-installer.yaml).
 resource "kubernetes_manifest" "gib_installer" {
-  count = var.gpudirect == null ? 0 : 1
+  count = var.gpudirect == null ? 0 : var.gpudirect.type == "rdma" ? 1 : 0
 
   manifest = {
     apiVersion = "apps/v1"
@@ -321,4 +321,147 @@ resource "kubernetes_manifest" "gib_installer" {
       }
     }
   }
+}
+
+# GPUDirect-TCPXO (var.gpudirect.type tcpxo), as Google publishes it (container-engine-accelerators,
+# gpudirect-tcpxo/nccl-tcpxo-installer.yaml): on every A3 Mega node, a first init container
+# enters the node, opens TCP, loads the import-helper module and binds each NIC's aperture
+# device under /dev/aperture_devices; the second installs the TCPXO NCCL plugin (and NCCL)
+# next to the driver's libraries, mounted into GPU containers at /usr/local/nvidia/lib64.
+resource "kubernetes_manifest" "tcpxo_installer" {
+  count = var.gpudirect == null ? 0 : var.gpudirect.type == "tcpxo" ? 1 : 0
+
+  manifest = {
+    apiVersion = "apps/v1"
+    kind       = "DaemonSet"
+    metadata = {
+      name      = "nccl-tcpxo-installer"
+      namespace = "kube-system"
+      labels    = { "k8s-app" = "nccl-tcpxo-installer", "app.kubernetes.io/managed-by" = "gpuplat" }
+    }
+    spec = {
+      selector       = { matchLabels = { "k8s-app" = "nccl-tcpxo-installer" } }
+      updateStrategy = { type = "RollingUpdate" }
+      template = {
+        metadata = { labels = { name = "nccl-tcpxo-installer", "k8s-app" = "nccl-tcpxo-installer" } }
+        spec = {
+          priorityClassName = "system-node-critical"
+          affinity          = local.gpudirect_affinity
+          tolerations       = [{ operator = "Exists" }]
+          hostNetwork       = true
+          hostPID           = true
+          volumes = [
+            { name = "var-lib", hostPath = { path = "/var/lib" } },
+            { name = "tcpxo", hostPath = { path = "/var/lib/tcpxo" } },
+            { name = "library-dir-host", hostPath = { path = "/home/kubernetes/bin" } },
+          ]
+          initContainers = [
+            {
+              name            = "pre-installation"
+              image           = var.gpudirect.tools_image
+              securityContext = { privileged = true }
+              command         = ["nsenter", "-at", "1", "--", "sh", "-c", local.tcpxo_apertures]
+            },
+            {
+              name            = "nccl-tcpxo-installer"
+              image           = var.gpudirect.installer_image
+              resources       = { requests = { cpu = "150m" } }
+              securityContext = { privileged = true }
+              volumeMounts = [
+                { name = "var-lib", mountPath = "/var/lib" },
+                { name = "library-dir-host", mountPath = "/usr/local" },
+              ]
+              command = ["/bin/sh", "-c"]
+              args = [join("\n", [
+                "set -ex",
+                "chmod 755 /scripts/container_entry.sh",
+                "/scripts/container_entry.sh install --install-nccl",
+                "mkdir -p /usr/local/nvidia/lib64",
+                "cp -r /var/lib/tcpxo/lib64/. /usr/local/nvidia/lib64",
+                "echo \"installation finishes\"",
+              ])]
+            },
+          ]
+          containers = [{ name = "pause", image = var.gpudirect.pause_image }]
+        }
+      }
+    }
+  }
+}
+
+# The NRI device injector (container-engine-accelerators, nri_device_injector/
+# nri-device-injector.yaml): gives the container a pod names in its
+# devices.gke.io/container.<name> annotation those device nodes (TCPXO's daemon: the GPUs and
+# the DMA-BUF import helper) without a GPU request or privileges.
+resource "kubernetes_manifest" "device_injector" {
+  count = var.gpudirect == null ? 0 : var.gpudirect.type == "tcpxo" ? 1 : 0
+
+  manifest = {
+    apiVersion = "apps/v1"
+    kind       = "DaemonSet"
+    metadata = {
+      name      = "device-injector"
+      namespace = "kube-system"
+      labels    = { "k8s-app" = "device-injector", "app.kubernetes.io/managed-by" = "gpuplat" }
+    }
+    spec = {
+      selector       = { matchLabels = { "k8s-app" = "device-injector" } }
+      updateStrategy = { type = "RollingUpdate" }
+      template = {
+        metadata = { labels = { name = "device-injector", "k8s-app" = "device-injector" } }
+        spec = {
+          priorityClassName = "system-node-critical"
+          affinity          = local.gpudirect_affinity
+          tolerations       = [{ operator = "Exists" }]
+          hostNetwork       = true
+          hostPID           = true
+          volumes = [
+            { name = "nri", hostPath = { path = "/var/run/nri" } },
+            { name = "dev", hostPath = { path = "/dev" } },
+          ]
+          containers = [{
+            name            = "device-injector"
+            image           = var.gpudirect.nri_image
+            resources       = { requests = { cpu = "150m" } }
+            securityContext = { privileged = true }
+            volumeMounts = [
+              { name = "dev", mountPath = "/dev" },
+              { name = "nri", mountPath = "/var/run/nri" },
+            ]
+          }]
+        }
+      }
+    }
+  }
+}
+
+locals {
+  gpudirect_affinity = var.gpudirect == null ? null : {
+    nodeAffinity = {
+      requiredDuringSchedulingIgnoredDuringExecution = {
+        nodeSelectorTerms = [{
+          matchExpressions = [{
+            key      = "cloud.google.com/gke-accelerator"
+            operator = "In"
+            values   = var.gpudirect.accelerators
+          }]
+        }]
+      }
+    }
+  }
+  # Each NIC's PCI function (vendor 1ae0, device 0084) bound under /dev/aperture_devices/<BDF>,
+  # readable, and its resource files writable, for NCCL's LLCM.
+  tcpxo_apertures = join("\n", [
+    "/sbin/iptables -I INPUT -p tcp -m tcp -j ACCEPT && modprobe import-helper",
+    "mkdir -p /dev/aperture_devices",
+    "lspci -nn -D | grep '1ae0:0084' | while IFS= read -r line; do",
+    "  BDF=$(echo \"$line\" | awk '{print $1}')",
+    "  target=\"/dev/aperture_devices/$BDF\"",
+    "  mkdir -p \"$target\"",
+    "  umount -R \"$target\" || true",
+    "  mount --bind \"$(readlink -f /sys/bus/pci/devices/$BDF)\" \"$target\"",
+    "done",
+    "chmod -R a+r /dev/aperture_devices/",
+    "chmod a+rw /dev/aperture_devices/*/resource* || true",
+  ])
 }

@@ -1,4 +1,4 @@
-# gpuplat module gke-cluster 1.6.0: generated, do not edit.
+# gpuplat module gke-cluster 1.7.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 locals {
@@ -75,7 +75,7 @@ resource "google_container_cluster" "this" {
   # Dataplane V2 enforces NetworkPolicy without a separate add-on; multi-networking (the RDMA
   # interfaces of GPUDirect pods) needs it too.
   datapath_provider           = "ADVANCED_DATAPATH"
-  enable_multi_networking     = var.rdma_network != null
+  enable_multi_networking     = var.rdma_network != null || var.gpu_networks != null || var.multi_networking
   enable_shielded_nodes       = true
   enable_intranode_visibility = true
   enable_legacy_abac          = false
@@ -346,4 +346,44 @@ resource "google_compute_subnetwork" "rdma" {
   region        = local.region
   network       = google_compute_network.rdma[0].id
   ip_cidr_range = var.rdma_network.subnets[count.index].cidr
+}
+
+# GPUDirect-TCPXO (var.gpu_networks): eight gVNIC VPCs with one subnet each, one per GPU NIC of
+# A3 Mega (a VM has one interface in a VPC without an RDMA profile), as cluster-toolkit's
+# multivpc module makes them, with a rule that lets the NICs of the nodes reach each other on
+# every protocol (its enable_internal_traffic). The platform stage names each subnet as a
+# Kubernetes Network (GKENetworkParamSet, device mode NetDevice).
+resource "google_compute_network" "gpu" {
+  count = var.gpu_networks == null ? 0 : length(var.gpu_networks.networks)
+
+  project                 = var.project
+  name                    = var.gpu_networks.networks[count.index].name
+  description             = "GPUDirect-TCPXO network ${count.index} of GKE cluster ${var.name} (managed by gpuplat)."
+  mtu                     = var.gpu_networks.mtu
+  auto_create_subnetworks = false
+  routing_mode            = "REGIONAL"
+}
+
+resource "google_compute_subnetwork" "gpu" {
+  count = var.gpu_networks == null ? 0 : length(var.gpu_networks.networks)
+
+  project       = var.project
+  name          = var.gpu_networks.networks[count.index].subnet
+  region        = local.region
+  network       = google_compute_network.gpu[count.index].id
+  ip_cidr_range = var.gpu_networks.networks[count.index].cidr
+}
+
+resource "google_compute_firewall" "gpu_internal" {
+  count = var.gpu_networks == null ? 0 : length(var.gpu_networks.networks)
+
+  project       = var.project
+  name          = "${var.gpu_networks.networks[count.index].name}-internal"
+  network       = google_compute_network.gpu[count.index].id
+  direction     = "INGRESS"
+  source_ranges = [var.gpu_networks.networks[count.index].cidr]
+
+  allow {
+    protocol = "all"
+  }
 }

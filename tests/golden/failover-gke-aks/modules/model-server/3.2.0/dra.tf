@@ -1,4 +1,4 @@
-# gpuplat module model-server 3.1.0: generated, do not edit.
+# gpuplat module model-server 3.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 # Dynamic Resource Allocation (resource.k8s.io/v1, Kubernetes >= 1.34): the pod claims its

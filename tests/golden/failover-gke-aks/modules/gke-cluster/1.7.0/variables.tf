@@ -1,4 +1,4 @@
-# gpuplat module gke-cluster 1.6.0: generated, do not edit.
+# gpuplat module gke-cluster 1.7.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "project" {
@@ -173,4 +173,28 @@ variable "rdma_network" {
     condition     = var.rdma_network == null ? true : alltrue([for s in var.rdma_network.subnets : can(cidrhost(s.cidr, 0))])
     error_message = "every rdma_network subnet needs an IPv4 CIDR."
   }
+}
+
+variable "gpu_networks" {
+  description = "GPUDirect-TCPXO: gVNIC VPCs of these names with one subnet each (name and IPv4 range), one per GPU NIC in NIC order, at this MTU, and a rule that opens each to its own range; turns on multi-networking. Null: none."
+  type = object({
+    mtu = optional(number, 8244)
+    networks = list(object({
+      name   = string
+      subnet = string
+      cidr   = string
+    }))
+  })
+  default = null
+
+  validation {
+    condition     = var.gpu_networks == null ? true : alltrue([for n in var.gpu_networks.networks : can(cidrhost(n.cidr, 0))])
+    error_message = "every gpu_networks entry needs an IPv4 CIDR."
+  }
+}
+
+variable "multi_networking" {
+  description = "Turn on GKE multi-networking without creating a GPU network (the pools attach to existing ones)."
+  type        = bool
+  default     = false
 }

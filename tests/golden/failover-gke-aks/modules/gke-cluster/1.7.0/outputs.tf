@@ -1,4 +1,4 @@
-# gpuplat module gke-cluster 1.6.0: generated, do not edit.
+# gpuplat module gke-cluster 1.7.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 output "name" {
@@ -60,4 +60,14 @@ output "rdma_network" {
 output "rdma_subnetworks" {
   description = "Names of the RDMA subnets, in NIC order (empty without an RDMA network)."
   value       = google_compute_subnetwork.rdma[*].name
+}
+
+output "gpu_networks" {
+  description = "Names of the GPUDirect-TCPXO networks, in NIC order (empty without them)."
+  value       = google_compute_network.gpu[*].name
+}
+
+output "gpu_subnetworks" {
+  description = "Names of the GPUDirect-TCPXO subnets, in NIC order (empty without them)."
+  value       = google_compute_subnetwork.gpu[*].name
 }

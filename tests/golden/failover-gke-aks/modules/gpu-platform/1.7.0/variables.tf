@@ -1,4 +1,4 @@
-# gpuplat module gpu-platform 1.6.0: generated, do not edit.
+# gpuplat module gpu-platform 1.7.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 variable "cloud" {
@@ -169,18 +169,26 @@ variable "compute_classes" {
 }
 
 variable "gpudirect" {
-  description = "GKE GPUDirect RDMA: a Kubernetes Network (and GKENetworkParamSet, device mode RDMA) per RDMA subnet (name, VPC, subnet), and the gIB installer DaemonSet (image, and the pause image it sleeps in) on nodes of these GKE accelerators. Null: none."
+  description = "GKE GPUDirect: a Kubernetes Network (and GKENetworkParamSet, device mode RDMA, or NetDevice for tcpxo) per GPU subnet (name, VPC, subnet), and on nodes of these GKE accelerators the installer DaemonSet (image, and the pause image it sleeps in): type rdma, gIB's; type tcpxo, the TCPXO NCCL plugin's (its first init container runs in tools_image) and the NRI device injector (nri_image). Null: none."
   type = object({
+    type            = optional(string, "rdma")
     networks        = list(object({ name = string, vpc = string, subnet = string }))
     accelerators    = list(string)
     installer_image = string
     pause_image     = string
+    nri_image       = optional(string)
+    tools_image     = optional(string)
   })
   default = null
 
   validation {
     condition     = var.gpudirect == null ? true : length(var.gpudirect.networks) > 0 && length(var.gpudirect.accelerators) > 0
     error_message = "gpudirect needs at least one network and one accelerator."
+  }
+
+  validation {
+    condition     = var.gpudirect == null ? true : contains(["rdma", "tcpxo"], var.gpudirect.type) && (var.gpudirect.type == "rdma" || (var.gpudirect.nri_image != null && var.gpudirect.tools_image != null))
+    error_message = "gpudirect.type is rdma or tcpxo; tcpxo needs nri_image and tools_image."
   }
 }
 

@@ -1,4 +1,4 @@
-# gpuplat module gke-cluster 1.6.0: generated, do not edit.
+# gpuplat module gke-cluster 1.7.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 terraform {

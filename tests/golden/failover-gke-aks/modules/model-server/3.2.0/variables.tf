@@ -1,4 +1,4 @@
-# gpuplat module model-server 3.1.0: generated, do not edit.
+# gpuplat module model-server 3.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 # Every value here is computed by the caller (gpuplat's serving plan computes each once and
@@ -254,7 +254,7 @@ variable "gpu_quota" {
 }
 
 variable "group" {
-  description = "A multi-host replica: a LeaderWorkerSet group of size pods (one per node) instead of a Deployment. leader_command and worker_command replace the server's command and args (the leader alone keeps the port and the probes); max_surge and max_unavailable count groups; service_selector picks the leaders; queue (optional) admits each group whole through Kueue: a ResourceFlavor of the pool (node_labels), a ClusterQueue for the namespace alone with quotas (resource -> nominal quota) of every resource the groups request, and the LocalQueue the set names, and with topology (optional) a Kueue Topology of those node labels (widest first) the flavor names, for topology-aware scheduling; capabilities (optional) are Linux capabilities the server container adds for the group's fabric (IPC_LOCK for RDMA), all others dropped; host_mounts (optional): node directories the server container reads, read-only (a GPU fabric's plugin). null: one pod per replica (a Deployment)."
+  description = "A multi-host replica: a LeaderWorkerSet group of size pods (one per node) instead of a Deployment. leader_command and worker_command replace the server's command and args (the leader alone keeps the port and the probes); max_surge and max_unavailable count groups; service_selector picks the leaders; queue (optional) admits each group whole through Kueue: a ResourceFlavor of the pool (node_labels), a ClusterQueue for the namespace alone with quotas (resource -> nominal quota) of every resource the groups request, and the LocalQueue the set names, and with topology (optional) a Kueue Topology of those node labels (widest first) the flavor names, for topology-aware scheduling; capabilities (optional) are Linux capabilities the server container adds for the group's fabric (IPC_LOCK for RDMA), all others dropped; host_mounts (optional): node directories the server container mounts, read-only unless read_only is false (a GPU fabric's plugin, its devices); sidecar (optional): a fabric's daemon in every pod (GKE TCPXO's RxDM), the last init container with restartPolicy Always, with its env, added capabilities and node directories. null: one pod per replica (a Deployment)."
   type = object({
     size             = number
     leader_command   = list(string)
@@ -269,7 +269,21 @@ variable "group" {
       name       = string
       host_path  = string
       mount_path = string
+      read_only  = optional(bool, true)
     })), [])
+    sidecar = optional(object({
+      name         = string
+      image        = string
+      command      = list(string)
+      env          = optional(map(string), {})
+      capabilities = optional(list(string), [])
+      host_mounts = optional(list(object({
+        name       = string
+        host_path  = string
+        mount_path = string
+        read_only  = optional(bool, true)
+      })), [])
+    }))
     queue = optional(object({
       local_queue   = string
       cluster_queue = string

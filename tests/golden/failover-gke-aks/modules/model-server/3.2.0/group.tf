@@ -1,4 +1,4 @@
-# gpuplat module model-server 3.1.0: generated, do not edit.
+# gpuplat module model-server 3.2.0: generated, do not edit.
 # Changes go into a new version folder; see CHANGELOG.md.
 
 # A multi-host replica (var.group): a LeaderWorkerSet (leaderworkerset.x-k8s.io/v1, the CRD of
@@ -20,9 +20,27 @@ locals {
   # Node directories the group's fabric needs (GKE GPUDirect RDMA: gIB's scripts), read-only.
   host_mounts = var.group == null ? [] : var.group.host_mounts
   group_server = merge(local.server, {
-    volumeMounts = concat(local.server.volumeMounts, [for m in local.host_mounts : { name = m.name, mountPath = m.mount_path, readOnly = true }])
+    volumeMounts = concat(local.server.volumeMounts, [for m in local.host_mounts : { name = m.name, mountPath = m.mount_path, readOnly = m.read_only }])
   })
-  group_volumes = concat(local.volumes, [for m in local.host_mounts : { name = m.name, hostPath = { path = m.host_path } }])
+  # A daemon of the group's fabric (GKE TCPXO: RxDM) beside the server: the last init container,
+  # restarting (a native sidecar), so it starts before the server and stops after it.
+  sidecar        = var.group == null ? null : var.group.sidecar
+  sidecar_mounts = local.sidecar == null ? [] : local.sidecar.host_mounts
+  group_inits = concat(local.init_containers, [for c in(local.sidecar == null ? [] : [local.sidecar]) : merge(
+    {
+      name          = c.name
+      image         = c.image
+      restartPolicy = "Always"
+      command       = c.command
+      volumeMounts  = [for m in c.host_mounts : { name = m.name, mountPath = m.mount_path, readOnly = m.read_only }]
+    },
+    length(c.env) == 0 ? {} : { env = [for k in sort(keys(c.env)) : { name = k, value = c.env[k] }] },
+    length(c.capabilities) == 0 ? {} : { securityContext = { capabilities = { add = c.capabilities } } },
+  )])
+  group_volumes = concat(
+    local.volumes,
+    [for m in concat(local.host_mounts, local.sidecar_mounts) : { name = m.name, hostPath = { path = m.host_path } }],
+  )
 
   group_pods = var.group == null ? null : {
     leader = merge(local.pod_spec, {
@@ -31,14 +49,14 @@ locals {
         { command = var.group.leader_command, securityContext = local.group_security },
       )]
       volumes = local.group_volumes
-    })
+    }, length(local.group_inits) == 0 ? {} : { initContainers = local.group_inits })
     worker = merge(local.pod_spec, {
       containers = [merge(
         { for k, v in local.group_server : k => v if !contains(concat(["command", "args"], local.leader_only), k) },
         { command = var.group.worker_command, securityContext = local.group_security },
       )]
       volumes = local.group_volumes
-    })
+    }, length(local.group_inits) == 0 ? {} : { initContainers = local.group_inits })
   }
 
   queue = var.group == null ? null : var.group.queue
