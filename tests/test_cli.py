@@ -133,6 +133,7 @@ def test_shell_completion_of_environments_and_examples(tmp_path: Path) -> None:
     assert _complete("gpuplat -C p drift ", tmp_path) == ["dev", "prod"]
     assert _complete("gpuplat validate -e d", project) == ["dev"]
     assert _complete("gpuplat init -x gke-", tmp_path) == [
+        "gke-a3-mega",
         "gke-a3-ultra",
         "gke-h100-mig",
         "gke-l4-vllm",

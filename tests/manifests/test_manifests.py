@@ -70,7 +70,7 @@ def validate_tree(out: Path) -> tuple[int, list[str]]:
 def test_example_manifests_validate_strict_1_34(example: str, tmp_path: Path) -> None:
     out = render_manifests(project(tmp_path, example=example))
     validated, custom = validate_tree(out)
-    if example == "gke-a3-ultra":
+    if example in ("gke-a3-mega", "gke-a3-ultra"):
         # A multi-host server: its pods are a LeaderWorkerSet's, admitted by Kueue objects
         # (checked against their CRDs); no Deployment, PodDisruptionBudget or scaler.
         assert validated >= 5

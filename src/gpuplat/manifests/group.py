@@ -11,6 +11,7 @@ from __future__ import annotations
 from copy import deepcopy
 
 from gpuplat.manifests.pod import Obj, pod_spec
+from gpuplat.targets.fabric import Sidecar
 from gpuplat.workload.group import API_VERSION, KIND, RESTART_POLICY, STARTUP_POLICY, GroupPlan
 from gpuplat.workload.queue import API_VERSION as KUEUE
 from gpuplat.workload.queue import NAMESPACE_LABEL, QUEUE_LABEL, queue_of
@@ -35,7 +36,44 @@ def _role(pod: Obj, group: GroupPlan, *, leader: bool) -> Obj:
         assert isinstance(security, dict)
         capabilities = {**security["capabilities"], "add": list(group.capabilities)}
         server["securityContext"] = {**security, "capabilities": capabilities}
-    return {**pod, "containers": [{"name": server.pop("name"), "command": list(command), **server}]}
+    out = {**pod, "containers": [{"name": server.pop("name"), "command": list(command), **server}]}
+    if group.sidecar is not None:
+        _add_sidecar(out, group.sidecar)
+    return out
+
+
+def _add_sidecar(pod: Obj, sidecar: Sidecar) -> None:
+    """``sidecar`` as the pod's last init container that keeps running (a native sidecar: it
+    starts before the server and stops after it), with its node directories as volumes."""
+    container: Obj = {
+        "name": sidecar.name,
+        "image": sidecar.image,
+        "restartPolicy": "Always",
+        "command": list(sidecar.command),
+        **(
+            {"env": [{"name": k, "value": v} for k, v in sidecar.env.items()]}
+            if sidecar.env
+            else {}
+        ),
+        **(
+            {"securityContext": {"capabilities": {"add": list(sidecar.capabilities)}}}
+            if sidecar.capabilities
+            else {}
+        ),
+        "volumeMounts": [
+            {"name": m.name, "mountPath": m.mount_path, "readOnly": m.read_only}
+            for m in sidecar.mounts
+        ],
+    }
+    inits = pod.get("initContainers", [])
+    assert isinstance(inits, list)
+    pod["initContainers"] = [*inits, container]
+    volumes = pod.get("volumes", [])
+    assert isinstance(volumes, list)
+    pod["volumes"] = [
+        *volumes,
+        *({"name": m.name, "hostPath": {"path": m.host_path}} for m in sidecar.mounts),
+    ]
 
 
 def group_object(plan: ServingPlan, group: GroupPlan, meta: Obj, template_meta: Obj) -> Obj:

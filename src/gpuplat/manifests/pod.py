@@ -84,7 +84,7 @@ def pod_spec(plan: ServingPlan) -> Obj:
     mounts.append({"name": "dshm", "mountPath": "/dev/shm"})
     volumes.append({"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": plan.shm_size}})
     for host in plan.host_mounts:
-        mounts.append({"name": host.name, "mountPath": host.mount_path, "readOnly": True})
+        mounts.append({"name": host.name, "mountPath": host.mount_path, "readOnly": host.read_only})
         volumes.append({"name": host.name, "hostPath": {"path": host.host_path}})
     container: Obj = {
         "name": "server",

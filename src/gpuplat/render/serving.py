@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from gpuplat.hcl.writer import Raw, expr, raw
 from gpuplat.render.access import provider_alias
 from gpuplat.render.naming import module_label
-from gpuplat.targets.fabric import HostMount
+from gpuplat.targets.fabric import HostMount, Sidecar
 from gpuplat.workload.blob import CLIENT_ID_ANNOTATION, BlobReader
 from gpuplat.workload.group import RESTART_POLICY, STARTUP_POLICY, GroupPlan
 from gpuplat.workload.health import Probe
@@ -172,14 +172,39 @@ def group_args(
         **(
             {
                 "host_mounts": [
-                    {"name": m.name, "host_path": m.host_path, "mount_path": m.mount_path}
+                    {
+                        "name": m.name,
+                        "host_path": m.host_path,
+                        "mount_path": m.mount_path,
+                        **({} if m.read_only else {"read_only": False}),
+                    }
                     for m in mounts
                 ]
             }
             if mounts
             else {}
         ),
+        **({"sidecar": _sidecar(group.sidecar)} if group.sidecar is not None else {}),
         **({"queue": _queue(queue)} if queue is not None else {}),
+    }
+
+
+def _sidecar(sidecar: Sidecar) -> dict[str, object]:
+    return {
+        "name": sidecar.name,
+        "image": sidecar.image,
+        "command": list(sidecar.command),
+        "env": dict(sidecar.env),
+        "capabilities": list(sidecar.capabilities),
+        "host_mounts": [
+            {
+                "name": m.name,
+                "host_path": m.host_path,
+                "mount_path": m.mount_path,
+                "read_only": m.read_only,
+            }
+            for m in sidecar.mounts
+        ],
     }
 
 

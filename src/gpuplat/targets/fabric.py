@@ -10,11 +10,27 @@ from gpuplat.spec.model import Cluster, NodePool
 
 @dataclass(frozen=True)
 class HostMount:
-    """A node directory a group's server container reads (a fabric's plugin and scripts)."""
+    """A node directory a group's container reads (a fabric's plugin and scripts), or writes
+    where ``read_only`` is false (devices a fabric maps)."""
 
     name: str
     host_path: str
     mount_path: str
+    read_only: bool = True
+
+
+@dataclass(frozen=True)
+class Sidecar:
+    """A container beside the server in every pod of a group (a fabric's daemon), started
+    before it and stopped after it (an init container that restarts: a native sidecar)."""
+
+    name: str
+    image: str
+    command: tuple[str, ...]
+    env: dict[str, str] = field(default_factory=dict)
+    capabilities: tuple[str, ...] = ()
+    """Linux capabilities it adds (the others stay as the runtime gives them)."""
+    mounts: tuple[HostMount, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -32,6 +48,8 @@ class GroupFabric:
     capabilities: tuple[str, ...] = ()
     """Linux capabilities the server container adds to use the fabric (AKS InfiniBand:
     IPC_LOCK); every other one stays dropped."""
+    sidecar: Sidecar | None = None
+    """A daemon every pod of the group runs beside the server (GKE TCPXO: RxDM)."""
 
 
 class FabricHooks:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gpuplat.spec.model import Workload
+from gpuplat.targets.fabric import Sidecar
 from gpuplat.workload.quantity import memory_mib, memory_text
 
 API_VERSION = "leaderworkerset.x-k8s.io/v1"
@@ -52,6 +53,8 @@ class GroupPlan:
     capabilities: tuple[str, ...] = ()
     """Linux capabilities the server container adds to talk over the group's fabric (AKS
     InfiniBand: IPC_LOCK); every other capability stays dropped."""
+    sidecar: Sidecar | None = None
+    """A daemon beside the server in every pod of the group (GKE TCPXO: RxDM)."""
 
 
 def launcher_of(server: str | None) -> Launcher | None:

@@ -258,7 +258,7 @@ def plan_workload(spec: Spec, workload: Workload, cluster: Cluster) -> ServingPl
         prelude=fabric.prelude,
     )
     if group is not None:
-        group = replace(group, capabilities=fabric.capabilities)
+        group = replace(group, capabilities=fabric.capabilities, sidecar=fabric.sidecar)
     annotations = {**setting.annotations, **workload.pod_annotations, **weights.annotations}
     labels = {
         "app.kubernetes.io/name": workload.name,

@@ -1,34 +1,26 @@
-"""GPUDirect RDMA on GKE: the fabric of multi-host groups on A3 Ultra and A4 pools.
+"""GPUDirect on GKE: the fabric of multi-host groups on A3 Ultra and A4 (RDMA) and A3 Mega
+(TCPXO) pools; their networks are in ``gpunets``.
 
-The shape follows Google's own: the RoCE VPC (a network profile ``<zone>-vpc-roce``, one subnet
-per GPU NIC, MTU 8896) of cluster-toolkit's ``modules/network/gpu-rdma-vpc`` and its
-``gke-a3-ultragpu`` blueprint (commit 1047080, 2026-06-25); the pool's additional node networks
-and the cluster's multi-networking (google provider ``network_config.
-additional_node_network_configs``, ``enable_multi_networking``); a GKENetworkParamSet (device mode
-RDMA) and a Network per subnet named ``rdma-<i>``; the gIB installer DaemonSet and the pods'
-interfaces, gIB mount and environment script of GoogleCloudPlatform/container-engine-accelerators
+RDMA follows Google's own shape: a GKENetworkParamSet (device mode RDMA) and a Network per
+subnet named ``rdma-<i>``; the gIB installer DaemonSet and the pods' interfaces, gIB mount and
+environment script of GoogleCloudPlatform/container-engine-accelerators
 ``gpudirect-rdma/nccl-rdma-installer.yaml`` and ``nccl-test-a4.yaml`` (commit 992db81,
-2026-06-11).
+2026-06-11). TCPXO (same commit, ``gpudirect-tcpxo/``) is in ``tcpxo``.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import json
-from dataclasses import dataclass
 
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.targets.fabric import GroupFabric, HostMount
+from gpuplat.targets.gke import gpunets, tcpxo
 
 RDMA_MACHINES = {"a3-ultragpu-8g": "nvidia-h200-141gb", "a4-highgpu-8g": "nvidia-b200"}
 """Machine types with RDMA (MRDMA) NICs on a RoCE VPC, and their GKE accelerators (the gIB
 installer runs on nodes of these accelerators)."""
 TCPXO_MACHINES = ("a3-megagpu-8g",)
 """A3 Mega: GPUDirect-TCPXO (eight gVNIC networks, the RxDM daemon and a sidecar), not RDMA."""
-NICS = 8
-"""One RDMA NIC per GPU on both machine types, each on its own subnet."""
-MTU = 8896
-"""The RDMA network profile's MTU (VPC docs, RDMA network profiles: the default and the best)."""
 GIB_IMAGE = "us-docker.pkg.dev/gce-ai-infra/gpudirect-gib/nccl-plugin-gib:v1.1.1"
 PAUSE_IMAGE = (
     "gke.gcr.io/pause:3.8@sha256:880e63f94b145e46f1b1082bb71b85e21f16b99b180b9996407d61240ceb9830"
@@ -53,125 +45,89 @@ PREFERRED_LEVEL = "cloud.google.com/gce-topology-subblock"
 """A group's nodes are separate hosts: the closest domain that holds several is a sub-block."""
 
 
-@dataclass(frozen=True)
-class RdmaNetwork:
-    """The RoCE VPC of a cluster's RDMA pools: its subnets and their Kubernetes networks."""
-
-    name: str
-    project: str
-    zone: str
-    subnets: tuple[tuple[str, str], ...]
-    """(name, IPv4 range) of each subnet, NIC order."""
-
-    @property
-    def profile(self) -> str:
-        return f"projects/{self.project}/global/networkProfiles/{self.zone}-vpc-roce"
-
-    @property
-    def k8s_names(self) -> tuple[str, ...]:
-        """The Network (and GKENetworkParamSet) of each subnet, named as Google's pods name
-        them."""
-        return tuple(f"rdma-{i}" for i in range(len(self.subnets)))
-
-    def module_input(self) -> dict[str, object]:
-        """The gke-cluster module's ``rdma_network``."""
-        return {
-            "name": self.name,
-            "profile": self.profile,
-            "mtu": MTU,
-            "subnets": [{"name": n, "cidr": c} for n, c in self.subnets],
-        }
-
-
-def rdma_pools(cluster: Cluster) -> list[NodePool]:
-    return [p for p in cluster.node_pools if p.gpudirect is not None and p.gpudirect.type == "rdma"]
-
-
-def pool_zone(cluster: Cluster, pool: NodePool) -> str | None:
-    zones = pool.zones if pool.zones is not None else cluster.zones
-    return zones[0] if len(zones) == 1 else None
-
-
-def subnet_ranges(cidr: str) -> tuple[str, ...] | None:
-    """``cidr`` split into one range per NIC; None when it is not an IPv4 range that splits."""
-    try:
-        net = ipaddress.IPv4Network(cidr, strict=True)
-    except ValueError:
-        return None
-    if net.prefixlen > 29 - 3:
-        return None
-    return tuple(str(s) for s in net.subnets(prefixlen_diff=3))[:NICS]
-
-
-def rdma_network(cluster: Cluster) -> RdmaNetwork | None:
-    """The cluster's RDMA network, from its first RDMA pool (the checks hold every RDMA pool
-    of a cluster to one zone and one range)."""
-    pools = rdma_pools(cluster)
-    if not pools or cluster.gcp is None:
-        return None
-    pool = pools[0]
-    assert pool.gpudirect is not None
-    zone = pool_zone(cluster, pool)
-    ranges = subnet_ranges(pool.gpudirect.cidr)
-    if zone is None or ranges is None:
-        return None
-    name = f"{cluster.name}-rdma"
-    return RdmaNetwork(
-        name=name,
-        project=cluster.gcp.project,
-        zone=zone,
-        subnets=tuple((f"{name}-sub-{i}", r) for i, r in enumerate(ranges)),
-    )
-
-
-def interfaces(network: RdmaNetwork | None = None) -> str:
-    """The pod's ``networking.gke.io/interfaces``: the default network on eth0 and each RDMA
-    network on the interface Google's pods give it (eth2 on: eth1 is the node's second
-    gVNIC)."""
-    names = network.k8s_names if network is not None else tuple(f"rdma-{i}" for i in range(NICS))
+def interfaces(kind: str) -> str:
+    """The pod's ``networking.gke.io/interfaces``: the default network on eth0 and each GPU
+    network on the interface Google's pods give it (RDMA: eth2 on, eth1 being the node's
+    second gVNIC; TCPXO: eth1 to eth8, the names NCCL_FASTRAK_IFNAME lists)."""
+    first = 2 if kind == "rdma" else 1
     entries = [{"interfaceName": "eth0", "network": "default"}] + [
-        {"interfaceName": f"eth{i + 2}", "network": n} for i, n in enumerate(names)
+        {"interfaceName": f"eth{i + first}", "network": n}
+        for i, n in enumerate(gpunets.k8s_names(kind))
     ]
     return json.dumps(entries, separators=(",", ":"))
 
 
+def _kind(pools: list[NodePool]) -> str | None:
+    """The GPUDirect kind every pool of a group shares; None when they do not share one."""
+    kinds = {p.gpudirect.type if p.gpudirect is not None else None for p in pools}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
 def group_pod(pools: list[NodePool]) -> GroupFabric:
-    """The RDMA interfaces, resources, gIB mount and NCCL environment of a group's pod, when
-    every pool of the group has GPUDirect RDMA."""
-    if not pools or not all(p.gpudirect is not None and p.gpudirect.type == "rdma" for p in pools):
-        return GroupFabric()
-    return GroupFabric(
-        resources={f"networking.gke.io.networks/rdma-{i}": "1" for i in range(NICS)},
-        env={"LD_LIBRARY_PATH": NVIDIA_LIB},
-        annotations={
-            "networking.gke.io/default-interface": "eth0",
-            "networking.gke.io/interfaces": interfaces(),
-        },
-        mounts=(HostMount("gib", GIB_HOST, GIB_MOUNT),),
-        prelude=NCCL_ENV_SCRIPT,
-    )
+    """What a group's pod adds when every pool of the group has the same GPUDirect: RDMA, the
+    interfaces, resources, gIB mount and NCCL environment; TCPXO, the interfaces, the
+    tcpxo-daemon sidecar and its injected devices, the aperture devices and NCCL's
+    environment."""
+    kind = _kind(pools) if pools else None
+    annotations = {
+        "networking.gke.io/default-interface": "eth0",
+        "networking.gke.io/interfaces": interfaces(kind or "rdma"),
+    }
+    if kind == "rdma":
+        return GroupFabric(
+            resources={f"networking.gke.io.networks/{n}": "1" for n in gpunets.k8s_names(kind)},
+            env={"LD_LIBRARY_PATH": NVIDIA_LIB},
+            annotations=annotations,
+            mounts=(HostMount("gib", GIB_HOST, GIB_MOUNT),),
+            prelude=NCCL_ENV_SCRIPT,
+        )
+    if kind == "tcpxo":
+        # Google's TCPXO pods ask for no network resource: the interfaces annotation alone
+        # attaches them.
+        return GroupFabric(
+            env=tcpxo.server_env(),
+            annotations={
+                f"devices.gke.io/container.{tcpxo.DAEMON}": tcpxo.devices_annotation(),
+                **annotations,
+            },
+            mounts=tcpxo.server_mounts(),
+            prelude=tcpxo.NCCL_ENV_SCRIPT,
+            sidecar=tcpxo.daemon(),
+        )
+    return GroupFabric()
 
 
 def topology(pools: list[NodePool]) -> tuple[tuple[str, ...], str] | None:
-    """GKE's topology labels, on pools whose machine types carry them (the RDMA ones)."""
-    if pools and all(p.gpudirect is not None and p.gpudirect.type == "rdma" for p in pools):
+    """GKE's topology labels, on pools whose machine types carry them (the GPUDirect ones: A3
+    Ultra and A4 by cluster-toolkit's gke-a3-ultragpu Kueue Topology, A3 Mega by Google's
+    "Run NCCL on custom GKE clusters that use A3 Mega or A3 High", the same four levels)."""
+    if pools and _kind(pools) is not None:
         return TOPOLOGY, PREFERRED_LEVEL
     return None
 
 
 def platform_input(cluster: Cluster) -> dict[str, object] | None:
-    """The gpu-platform module's ``gpudirect``: the Kubernetes networks of the RDMA subnets
-    and the gIB installer for the accelerators of the RDMA pools."""
-    network = rdma_network(cluster)
-    if network is None:
+    """The gpu-platform module's ``gpudirect``: the Kubernetes networks of the GPU subnets and
+    the installers for the accelerators of the GPUDirect pools."""
+    nets = gpunets.gpu_networks(cluster)
+    if nets is None:
         return None
-    accelerators = sorted({RDMA_MACHINES[p.machine_type] for p in rdma_pools(cluster)})
+    networks = [
+        {"name": k8s, "vpc": vpc, "subnet": subnet}
+        for k8s, vpc, subnet in zip(nets.k8s_names, nets.vpcs, nets.subnets, strict=True)
+    ]
+    if nets.kind == "tcpxo":
+        return {
+            "type": "tcpxo",
+            "networks": networks,
+            "accelerators": [tcpxo.ACCELERATOR],
+            **tcpxo.platform_images(),
+            "pause_image": PAUSE_IMAGE,
+        }
+    pools = [p for p in gpunets.gpudirect_pools(cluster) if p.machine_type in RDMA_MACHINES]
     return {
-        "networks": [
-            {"name": k8s, "vpc": network.name, "subnet": subnet}
-            for k8s, (subnet, _) in zip(network.k8s_names, network.subnets, strict=True)
-        ],
-        "accelerators": accelerators,
+        "networks": networks,
+        "accelerators": sorted({RDMA_MACHINES[p.machine_type] for p in pools}),
         "installer_image": GIB_IMAGE,
         "pause_image": PAUSE_IMAGE,
     }
@@ -184,6 +140,8 @@ def note(pool: NodePool) -> tuple[str, str] | None:
         return None
     if pool.machine_type in RDMA_MACHINES:
         hint = "set gpudirect: {type: rdma} on the pool"
+    elif pool.machine_type in TCPXO_MACHINES:
+        hint = "set gpudirect: {type: tcpxo} on the pool"
     else:
         hint = (
             f"use an RDMA machine type ({', '.join(RDMA_MACHINES)}) with gpudirect: {{type: rdma}}"

@@ -17,7 +17,7 @@ from gpuplat.spec.ladder import Ladder, LadderRung, single_capacity
 from gpuplat.spec.model import Cluster, NodePool
 from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import Target
-from gpuplat.targets.gke import calendar, fabric, node
+from gpuplat.targets.gke import calendar, gpunets, node
 from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 from gpuplat.webhooks import webhook_ports
@@ -87,9 +87,12 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> ClusterView:
     maintenance = cluster.gcp.maintenance
     if maintenance is not None:
         args["maintenance"] = maintenance.model_dump(exclude_none=True)
-    rdma = fabric.rdma_network(cluster)
-    if rdma is not None:
-        args["rdma_network"] = rdma.module_input()
+    nets = gpunets.gpu_networks(cluster)
+    if nets is not None and nets.created is not None:
+        args[nets.module_key] = nets.created
+    elif nets is not None:
+        # Existing GPU networks: gpuplat creates none, the pools attach to them by name.
+        args["multi_networking"] = True
     return ClusterView(
         cloud="gke",
         name=cluster.name,
@@ -186,16 +189,11 @@ def pool_view(
             "resource_labels": resource_labels(env, cluster),
         }
     )
-    if pool.gpudirect is not None and pool.gpudirect.type == "rdma":
-        # One interface per RDMA NIC, each on its own subnet of the cluster's RDMA network
-        # (the outputs make the pool wait for the subnets).
-        args["additional_node_networks"] = [
-            {
-                "network": raw(f"{ref}.rdma_network"),
-                "subnetwork": raw(f"{ref}.rdma_subnetworks[{i}]"),
-            }
-            for i in range(fabric.NICS)
-        ]
+    nets = gpunets.gpu_networks(cluster) if pool.gpudirect is not None else None
+    if nets is not None:
+        # One interface per GPU NIC, each on its own subnet (the cluster module's outputs make
+        # the pool wait for the networks it creates).
+        args["additional_node_networks"] = nets.node_networks(ref)
     if pool.secondary_boot_disks:
         args["secondary_boot_disks"] = [
             {"disk_image": d.disk_image, "mode": BOOT_DISK_MODE[d.mode]}

@@ -3,7 +3,7 @@
 
 # GKE cluster r1-central
 module "cluster_r1-central" {
-  source = "../../../../modules/gke-cluster/1.6.0"
+  source = "../../../../modules/gke-cluster/1.7.0"
 
   project             = "acme-r1-prod"
   name                = "r1-central"

@@ -3,7 +3,7 @@
 
 # GKE cluster mig-central
 module "cluster_mig-central" {
-  source = "../../../../modules/gke-cluster/1.6.0"
+  source = "../../../../modules/gke-cluster/1.7.0"
 
   project             = "acme-mig-dev"
   name                = "mig-central"

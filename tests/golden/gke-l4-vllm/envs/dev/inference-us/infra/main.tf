@@ -3,7 +3,7 @@
 
 # GKE cluster inference-us
 module "cluster_inference-us" {
-  source = "../../../../modules/gke-cluster/1.6.0"
+  source = "../../../../modules/gke-cluster/1.7.0"
 
   project             = "acme-inference-dev"
   name                = "inference-us"
