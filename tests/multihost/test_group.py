@@ -196,7 +196,11 @@ def test_with_kueue_each_group_is_admitted_whole_by_a_queue_that_covers_all_it_a
     lws = kinds["LeaderWorkerSet"]
     assert lws["metadata"]["labels"]["kueue.x-k8s.io/queue-name"] == "llama-405b"  # type: ignore[index]
     assert kinds["LocalQueue"]["spec"] == {"clusterQueue": "gpuplat-llama-405b"}
-    assert kinds["ResourceFlavor"]["spec"] == {"nodeLabels": {"gpuplat.dev/pool": "p5"}}
+    assert kinds["ResourceFlavor"]["spec"] == {
+        "nodeLabels": {"gpuplat.dev/pool": "p5"},
+        # p5 nodes carry EKS's network topology labels (tests/multihost/test_topology.py).
+        "topologyName": "gpuplat-llama-405b",
+    }
     queue = kinds["ClusterQueue"]["spec"]
     assert queue["namespaceSelector"] == {  # type: ignore[index]
         "matchLabels": {"kubernetes.io/metadata.name": "llama-405b"}

@@ -278,12 +278,24 @@ def _remember(root: Path, project: Project, manifest: Manifest) -> None:
     stats = StatCache(root)
     rendered = {name: env.overlay for name, env in project.envs.items()}
     overlays.update(rendered)
-    inputs.update(env_fingerprints(root, rendered, stats))
+    # What the load read, not the files as they are now: a spec edited while the render ran
+    # must not be recorded as rendered.
+    inputs.update(
+        env_fingerprints(
+            root,
+            rendered,
+            stats,
+            read=project.read,
+            listing=project.overlay_files,
+            day=project.today.isoformat(),
+        )
+    )
     for name in project.envs:
         entry = manifest.envs.get(name)
         for path, digest in entry.files.items() if entry is not None else ():
             stats.remember(path, digest)
     write_cache(root, RenderCache(project.all_envs, overlays, inputs))
+    stats.prune()
     stats.save()
 
 

@@ -14,8 +14,7 @@ from gpuplat.releases.lock import sha256
 from gpuplat.releases.versions import Release, latest, release_files, release_hashes
 from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
-from gpuplat.render.frontdoor import MODULE as DOOR_MODULE
-from gpuplat.render.frontdoor import address_module, door_of, door_view, provider_view
+from gpuplat.render.frontdoor import address_module, door_of, door_view, provider_views
 from gpuplat.render.naming import STAGES, module_label, root_dir, to_project
 from gpuplat.render.platform import platform_view
 from gpuplat.render.serving import ModuleCall, ServerView, server_view
@@ -154,10 +153,11 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
     ]
     modules = {"model-server"} if servers else set()
     providers = {"kubernetes"}
-    door_provider = provider_view([workloads[p.name] for p in plans])
-    if door_provider is not None:
-        modules.add(DOOR_MODULE)
-        providers.add("aws")
+    door_providers = provider_views([workloads[p.name] for p in plans])
+    for s in servers:
+        if s.door is not None:
+            modules.add(str(s.door["source"]))
+            providers.add(str(s.door["provider"]))
     if any(s.reader for s in servers) and cloud.weights_reader_module is not None:
         modules.add(cloud.weights_reader_module)
     if any(s.zero for s in servers):
@@ -206,7 +206,7 @@ def _serving(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str
         "floors": any(p.scaler is not None for p in plans),
         "endpoints": endpoints,
         "placements": placements,
-        "front_door": door_provider,
+        "front_doors": door_providers,
     }
     return context, modules, providers
 

@@ -53,6 +53,11 @@ class Project:
     all_envs: tuple[str, ...] = ()
     today: date = field(default_factory=date.today)
     """The day the support calendar was read for (:func:`gpuplat.clock.today` unless given)."""
+    read: dict[str, str] = field(default_factory=dict)
+    """The project files this load parsed, by project path: the sha256 of the very bytes read
+    (``-`` for an overlay that was not there). What a render records it was made from."""
+    overlay_files: tuple[str, ...] = ()
+    """The files in ``envs/`` that could be overlays, as the load listed them."""
 
 
 def overlay_path(env_name: str, declared: str | None) -> str:
@@ -99,6 +104,7 @@ def load_project(
             exit_code=ExitCode.ERROR,
         )
     base = load_file(spec_path, SPEC_FILE, rank=0)
+    read = {SPEC_FILE: base.digest or "-"}
     diags: list[Diagnostic] = list(base.diagnostics)
     if base.root is None:
         raise _spec_error(diags)
@@ -111,14 +117,15 @@ def load_project(
             exit_code=ExitCode.ERROR,
         )
     selected = list(envs) or list(declared)
+    listing = _overlay_candidates(root)
     if declared:
-        diags.extend(_stray_overlays(root, declared))
+        diags.extend(_stray_overlays(root, declared, listing))
     loaded: dict[str, EnvSpec] = {}
     if not selected:
         # No usable environments list: validate the base alone so its errors are reported.
         diags.extend(_validate(base.root, {SPEC_FILE: 0})[1])
     for name in selected:
-        env_spec, env_diags = _load_env(root, base.root, name, declared[name], on)
+        env_spec, env_diags = _load_env(root, base.root, name, declared[name], on, read)
         if env_spec is not None and tolerate is not None:
             env_diags = [d for d in env_diags if not (d.is_error and tolerate(env_spec, d))]
         diags.extend(replace(d, envs=(name,)) for d in env_diags)
@@ -130,7 +137,7 @@ def load_project(
     if errors:
         raise _spec_error(ordered)
     warnings = [d for d in ordered if d.severity is Severity.WARNING]
-    return Project(root, loaded, warnings, tuple(declared), on)
+    return Project(root, loaded, warnings, tuple(declared), on, read, listing)
 
 
 def declared_environments(root: Path) -> tuple[str, ...]:
@@ -168,12 +175,22 @@ def _declared_envs(root: Node) -> dict[str, str | None]:
     return out
 
 
-def _stray_overlays(root: Path, declared: dict[str, str | None]) -> list[Diagnostic]:
+def _overlay_candidates(root: Path) -> tuple[str, ...]:
+    """The files of ``envs/`` that could be overlays, by project path, in a stable order."""
+    envs = root / "envs"
+    if not envs.is_dir():
+        return ()
+    return tuple(p.relative_to(root).as_posix() for p in sorted(envs.glob("*.y*ml")))
+
+
+def _stray_overlays(
+    root: Path, declared: dict[str, str | None], listing: tuple[str, ...]
+) -> list[Diagnostic]:
     """Overlay files in envs/ that no declared environment reads: a typo, or a missing entry."""
     wanted = {overlay_path(name, overlay) for name, overlay in declared.items()}
     out: list[Diagnostic] = []
-    for path in sorted((root / "envs").glob("*.y*ml")):
-        rel = path.relative_to(root).as_posix()
+    for rel in listing:
+        path = root / rel
         if rel in wanted or not path.is_file() or path.suffix not in (".yaml", ".yml"):
             continue
         name = path.stem
@@ -210,9 +227,15 @@ def _is_file(path: Path) -> bool:
 
 
 def _load_env(
-    root: Path, base: Node, name: str, declared_overlay: str | None, today: date
+    root: Path,
+    base: Node,
+    name: str,
+    declared_overlay: str | None,
+    today: date,
+    read: dict[str, str],
 ) -> tuple[EnvSpec | None, list[Diagnostic]]:
     rel = overlay_path(name, declared_overlay)
+    read[rel] = "-"
     ranks = {SPEC_FILE: 0, rel: 1}
     files = [SPEC_FILE]
     diags: list[Diagnostic] = []
@@ -220,6 +243,7 @@ def _load_env(
     overlay_file = root / rel
     if _is_file(overlay_file):
         loaded = load_file(overlay_file, rel, rank=1, allow_empty=True)
+        read[rel] = loaded.digest or "-"
         diags.extend(loaded.diagnostics)
         if loaded.root is None:
             return None, diags

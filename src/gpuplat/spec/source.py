@@ -8,6 +8,7 @@ Plain scalars are resolved with the YAML 1.2 core schema, so ``country: NO`` sta
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import unicodedata
@@ -88,6 +89,8 @@ class LoadResult:
 
     root: Node | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    digest: str | None = None
+    """sha256 of the bytes :func:`load_file` read (None when it could not read the file)."""
 
 
 def load_file(path: Path, display: str, *, rank: int = 0, allow_empty: bool = False) -> LoadResult:
@@ -114,7 +117,9 @@ def load_file(path: Path, display: str, *, rank: int = 0, allow_empty: bool = Fa
         data = path.read_bytes()
     except OSError as exc:
         return _fail(display, rank, f"cannot read file: {exc.strerror or exc}", None)
-    return load_bytes(data, display, rank=rank, allow_empty=allow_empty)
+    result = load_bytes(data, display, rank=rank, allow_empty=allow_empty)
+    result.digest = hashlib.sha256(data).hexdigest()
+    return result
 
 
 def load_bytes(

@@ -23,6 +23,7 @@ class RunResult:
     returncode: int
     events: tuple[Event, ...]
     stderr_tail: str
+    skipped: bool = False  # not run: nothing it depends on changed (init only)
 
     @property
     def diagnostics(self) -> tuple[TerraformDiagnostic, ...]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from gpuplat.errors import NotRenderedError, TerraformError
+from gpuplat.terraform import initstamp
 from gpuplat.terraform.binary import TerraformBinary
 from gpuplat.terraform.decoded import as_object, get_bool, loads
 from gpuplat.terraform.diagnostics import TerraformDiagnostic, ValidateResult, parse_validate
@@ -99,6 +100,9 @@ class Terraform:
     ) -> RunResult:
         """``terraform init``; ``backend_config`` become ``-backend-config=KEY=VALUE`` flags.
 
+        Skipped (an empty result, ``skipped`` set) when the root's ``.terraform`` is still what
+        the same init left (see ``initstamp``); ``reconfigure`` and ``upgrade`` always run.
+
         Raises:
             TerraformError: Init failed.
             TerraformInterrupted: Ctrl-C stopped it.
@@ -109,7 +113,18 @@ class Terraform:
         args += [f"-backend-config={k}={v}" for k, v in (backend_config or {}).items()]
         args += ["-reconfigure"] if reconfigure else []
         args += ["-upgrade"] if upgrade else []
-        return self._stream("init", args, on_event, ok=(0,))
+        data_dir = self.data_dir or self.cwd / ".terraform"
+        binary = (self.binary.path, str(self.binary.version), self.binary.flavor)
+        before = initstamp.inputs(self.cwd, args, self.environment(), binary)
+        if not (reconfigure or upgrade) and initstamp.is_current(
+            self.cwd, data_dir, before, self.binary.platform
+        ):
+            return RunResult((self.binary.path, *args), 0, (), "", skipped=True)
+        initstamp.forget(data_dir)
+        result = self._stream("init", args, on_event, ok=(0,))
+        after = initstamp.inputs(self.cwd, args, self.environment(), binary)
+        initstamp.remember(self.cwd, data_dir, before, after)
+        return result
 
     def validate(self) -> ValidateResult:
         """``terraform validate -json``: returns warnings when valid.

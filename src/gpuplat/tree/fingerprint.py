@@ -70,7 +70,13 @@ def file_sha(path: Path) -> str | None:
 
 
 def env_fingerprints(
-    root: Path, overlays: dict[str, str], stats: StatCache | None = None
+    root: Path,
+    overlays: dict[str, str],
+    stats: StatCache | None = None,
+    *,
+    read: dict[str, str] | None = None,
+    listing: tuple[str, ...] | None = None,
+    day: str | None = None,
 ) -> dict[str, str]:
     """Fingerprint of each environment's render inputs (``overlays``: env -> its overlay file).
 
@@ -78,15 +84,25 @@ def env_fingerprints(
     ``envs/staging.yaml`` for an undeclared environment makes the spec invalid) and the day the
     support calendar is read for (a version can leave support overnight). Each file is read
     once for all the environments, so all of them are made from the same bytes.
-    """
-    from gpuplat.clock import today
 
+    A render passes what its load saw: ``read`` (project path -> sha256 of the bytes parsed,
+    ``-`` for a file that was not there), ``listing`` (the overlay candidates it listed) and
+    ``day``; so a file edited while the render ran is recorded as it was read, not as it is
+    now, and the next render sees the difference. Files the load listed but did not parse (the
+    overlay of an environment not rendered) are hashed now.
+    """
     code = code_fingerprint(stats)
-    day = today().isoformat()
-    envs = root / "envs"
-    candidates = sorted(envs.glob("*.y*ml")) if envs.is_dir() else []
-    others = [p.relative_to(root).as_posix() for p in candidates]
-    shas: dict[str, str | None] = {}
+    if day is None:
+        from gpuplat.clock import today
+
+        day = today().isoformat()
+    if listing is None:
+        envs = root / "envs"
+        candidates = sorted(envs.glob("*.y*ml")) if envs.is_dir() else []
+        listing = tuple(p.relative_to(root).as_posix() for p in candidates)
+    shas: dict[str, str | None] = {
+        rel: (None if digest == "-" else digest) for rel, digest in (read or {}).items()
+    }
 
     def sha(rel: str) -> str | None:
         if rel not in shas:
@@ -97,7 +113,7 @@ def env_fingerprints(
     for env, overlay in overlays.items():
         digest = hashlib.sha256(code.encode())
         digest.update(f"\0today\0{day}".encode())
-        for rel in dict.fromkeys(["gpuplat.yaml", overlay, *others]):
+        for rel in dict.fromkeys(["gpuplat.yaml", overlay, *listing]):
             digest.update(f"\0{env}\0{rel}\0{sha(rel) or '-'}".encode())
         out[env] = digest.hexdigest()
     return out

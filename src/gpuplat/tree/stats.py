@@ -55,6 +55,7 @@ class StatCache:
         self.recorded_ns = 0
         self.entries: dict[str, _Entry] = {}
         self.changed = False
+        self._seen: set[str] = set()
         try:
             data = json.loads((root / STATS).read_text(encoding="utf-8"))
             if data.get("format") != FORMAT:
@@ -76,14 +77,17 @@ class StatCache:
         record (default: ``path`` as given).
         """
         key = path if key is None else key
+        self._seen.add(key)
         status = _status(path)
         if status is None:
+            self._drop(key)
             return None
         known = self.entries.get(key)
         if known is not None and known[:4] == status and status[2] < self.recorded_ns - RACY_NS:
             return known[4]
         digest = _hash(path)
         if digest is None:
+            self._drop(key)
             return None
         self._keep(key, digest, status)
         if known is not None and known[:4] == status:
@@ -92,9 +96,27 @@ class StatCache:
 
     def remember(self, rel: str, digest: str) -> None:
         """Record the hash of a project file (known by whoever wrote it) with its status now."""
+        self._seen.add(rel)
         status = _status(os.path.join(self._base, rel))
         if status is not None:
             self._keep(rel, digest, status)
+        else:
+            self._drop(rel)
+
+    def prune(self) -> None:
+        """Drop the entries of files that no longer exist (a render deleted them, or a user).
+
+        Files this record already looked at in this run are known; only the others are checked.
+        """
+        for key in [k for k in self.entries if k not in self._seen]:
+            self._seen.add(key)
+            path = key if os.path.isabs(key) else os.path.join(self._base, key)
+            if _status(path) is None:
+                self._drop(key)
+
+    def _drop(self, key: str) -> None:
+        if self.entries.pop(key, None) is not None:
+            self.changed = True
 
     def _keep(self, key: str, digest: str, status: tuple[int, int, int, int]) -> None:
         if self.entries.get(key) != (*status, digest):

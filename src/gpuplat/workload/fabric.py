@@ -30,7 +30,8 @@ def group_setting(
         return GroupSetting()
     cloud = target(cluster.cloud)
     fabric = cloud.group_fabric(pools)
-    found = cloud.group_topology(pools) if spec.addons.gang_scheduling.kueue else None
+    wanted = spec.addons.gang_scheduling.kueue and workload.multi_host.topology is not False
+    found = cloud.group_topology(pools) if wanted else None
     if found is None:
         return GroupSetting(fabric, annotations=dict(fabric.annotations))
     levels, preferred = found

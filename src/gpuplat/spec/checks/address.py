@@ -2,25 +2,106 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Workload
+from gpuplat.spec.model.frontdoor import FrontDoor
+
+_PROFILE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
+"""A Traffic Manager profile's relative DNS name: one DNS label."""
+_CHECKERS = {
+    "route53": "a Route 53 front door needs address.scheme external: its health checkers probe "
+    "each placement's address from the internet",
+    "traffic_manager": "a Traffic Manager front door needs address.scheme external: its "
+    "monitor probes each endpoint from Azure's probing agents on the internet",
+}
 
 
 def check(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
-    """A front door needs a public address (a scale-to-zero workload's is the interceptor's)."""
+    """A front door needs a public address (a scale-to-zero workload's is the interceptor's)
+    and what its cloud needs: a zone you own, a name in it."""
     door = workload.front_door
     if door is None:
         return
+    at = (*base, "front_door")
     if workload.address is None or workload.address.scheme != "external":
-        # Route 53's health checkers are on the internet: they cannot reach an internal
-        # load balancer, and a record whose check never passes is never answered.
+        # A record whose check never passes is never answered.
+        yield loc.error(at, _CHECKERS[door.dns], "set address: {scheme: external}", at_key=True)
+    if door.dns == "route53":
+        yield from _route53(door, at, loc)
+    else:
+        yield from _traffic_manager(door, at, loc)
+
+
+def _route53(door: FrontDoor, at: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    if door.zone_id is None:
         yield loc.error(
-            (*base, "front_door"),
-            "a Route 53 front door needs address.scheme external: its health checkers probe "
-            "each placement's address from the internet",
-            "set address: {scheme: external}",
+            at,
+            "a Route 53 front door needs zone_id: the hosted zone its records go in",
+            "set zone_id to the id of a hosted zone you own that holds name (e.g. Z0123…)",
+            at_key=True,
+        )
+    if door.traffic_manager is not None:
+        yield loc.error(
+            (*at, "traffic_manager"),
+            "traffic_manager is for dns: traffic_manager",
+            "remove it, or set dns: traffic_manager",
+            at_key=True,
+        )
+
+
+def _traffic_manager(door: FrontDoor, at: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    for key in ("zone_id", "endpoint"):
+        if getattr(door, key) is not None:
+            yield loc.error(
+                (*at, key),
+                f"{key} is for a Route 53 front door; dns is traffic_manager",
+                "remove it (an Azure DNS zone goes in traffic_manager.dns_zone)",
+                at_key=True,
+            )
+    tm = door.traffic_manager
+    if tm is None:
+        yield loc.error(
+            at,
+            "a Traffic Manager front door needs traffic_manager: the subscription and the "
+            "resource group its profile goes in",
+            "add traffic_manager: {subscription_id: …, resource_group: …}",
+            at_key=True,
+        )
+        return
+    where = (*at, "traffic_manager")
+    if not _PROFILE.match(door.profile):
+        yield loc.error(
+            (*where, "profile") if tm.profile else at,
+            f'"{door.profile}" cannot be a Traffic Manager profile: its name is its DNS label '
+            "under trafficmanager.net (1-63 letters, digits and hyphens)",
+            "set traffic_manager.profile to such a label, unique across Azure",
+        )
+    if tm.dns_zone is not None:
+        zone = tm.dns_zone.rstrip(".").lower()
+        name = door.name.rstrip(".").lower()
+        if name == zone:
+            yield loc.error(
+                (*at, "name"),
+                f"{door.name} is the apex of zone {tm.dns_zone}: Azure DNS points an apex at a "
+                "Traffic Manager profile only with an A alias, which works for endpoints that "
+                "are IP addresses alone",
+                f"use a name below it (e.g. chat.{zone})",
+            )
+        elif not name.endswith(f".{zone}"):
+            yield loc.error(
+                (*at, "name"),
+                f"{door.name} is not in the zone {tm.dns_zone}: the alias record goes in that zone",
+                f"use a name ending in .{zone}, or the zone that holds {door.name}",
+                related=[((*where, "dns_zone"), "the zone")],
+            )
+    elif tm.dns_zone_resource_group is not None:
+        yield loc.error(
+            (*where, "dns_zone_resource_group"),
+            "dns_zone_resource_group without dns_zone",
+            "set dns_zone, or remove dns_zone_resource_group",
             at_key=True,
         )

@@ -58,6 +58,12 @@ def check(spec: Spec, workload: Workload, base: KeyPath, loc: Locator) -> Iterat
             at_key=True,
         )
     yield from _dra_queue(spec, workload, at, loc)
+    if multi.topology and not spec.addons.gang_scheduling.kueue:
+        yield loc.error(
+            (*at, "topology"),
+            "topology-aware placement is Kueue's, which is not installed",
+            "set addons.gang_scheduling.kueue: true, or remove multi_host.topology",
+        )
     tensor, pipeline = multi.sizes(workload.gpus)
     total = multi.nodes * workload.gpus
     if tensor * pipeline != total:
@@ -162,9 +168,29 @@ def pools(
             "use a pool without sharing",
             at_key=True,
         )
+    if multi.topology and cloud.group_topology([pool]) is None:
+        yield loc.error(
+            (*base, "multi_host", "topology"),
+            f'pool "{pool.name}" of {where} ({pool.machine_type}) has no network topology '
+            f"labels on its nodes for Kueue to place a group by on {cloud.title}",
+            _topology_hint(cluster.cloud),
+        )
     note = cloud.group_fabric_note(pool)
     if note is not None:
         yield loc.warning((*base, "multi_host"), note[0], note[1], at_key=True)
+
+
+def _topology_hint(cloud: str) -> str:
+    if cloud == "eks":
+        return (
+            "use an instance type whose EC2 topology EKS labels (p4d, p5, p5e, p5en, p6-b200, "
+            "p6-b300, p6e-gb200, g6e, g7e, trn1, trn2), or remove multi_host.topology"
+        )
+    if cloud == "gke":
+        return (
+            "use an A3 Ultra or A4 pool with gpudirect: {type: rdma}, or remove multi_host.topology"
+        )
+    return "remove multi_host.topology: the cloud's nodes carry no topology labels"
 
 
 def memory(

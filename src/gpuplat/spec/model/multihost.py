@@ -29,6 +29,14 @@ class MultiHost(SpecModel):
         "--pp-size). Default: `nodes`. tensor_parallel x pipeline_parallel must be the group's "
         "GPUs (nodes x gpus).",
     )
+    topology: bool | None = Field(
+        None,
+        description="Place each group by the cloud's network topology (Kueue's topology-aware "
+        "scheduling: a group's nodes as close together as the fabric allows). true: required, "
+        "refused where the pool's nodes carry no topology labels (AKS, EKS instance types "
+        "without EC2 topology, GKE pools without GPUDirect RDMA) or Kueue is off; false: never; "
+        "default: wherever Kueue is on and the nodes carry the labels.",
+    )
 
     def sizes(self, gpus: int) -> tuple[int, int]:
         """(tensor, pipeline) parallel sizes of a group whose pods take ``gpus`` GPUs each."""

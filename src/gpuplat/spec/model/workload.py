@@ -8,6 +8,7 @@ from pydantic import Field
 
 from gpuplat.catalog.servers import ServerName
 from gpuplat.spec.model.base import Duration, SpecModel
+from gpuplat.spec.model.frontdoor import FrontDoor
 from gpuplat.spec.model.multihost import MultiHost
 
 
@@ -135,22 +136,6 @@ class Address(SpecModel):
         description="Host names clients send in the Host header through the address. The "
         "KEDA HTTP interceptor of a scale_to_zero workload routes only the names it knows "
         "(front_door.name is added for you); the model server's own Service ignores them.",
-    )
-
-
-class FrontDoor(SpecModel):
-    """Health-checked weighted DNS records in front of the workload's placements."""
-
-    dns: Literal["route53"] = Field(
-        description="route53: one weighted record per placement in a Route 53 hosted zone "
-        "you own, each with a health check on the server's readiness path."
-    )
-    zone_id: str = Field(description="The hosted zone the records go in (you own it).")
-    name: str = Field(description="The name clients call, in that zone (e.g. chat.example.com).")
-    ttl: int = Field(60, ge=0, description="TTL of the records, seconds.")
-    endpoint: str | None = Field(
-        None,
-        description="Route 53 API endpoint (an emulator, or a VPC endpoint). Default: AWS's.",
     )
 
 

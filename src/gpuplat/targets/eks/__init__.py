@@ -180,6 +180,9 @@ class EKS(Target):
     def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:
         return fabric.note(pool)
 
+    def group_topology(self, pools: list[NodePool]) -> tuple[tuple[str, ...], str] | None:
+        return fabric.topology(pools)
+
     def own_device_plugin(self, pool: NodePool) -> bool:
         return node.bottlerocket(pool)
 

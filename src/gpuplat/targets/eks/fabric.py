@@ -4,6 +4,12 @@ The node side (EFA interfaces in the launch template, the self-referencing EFA s
 a cluster placement group) is the eks-gpu-node-group module's; the pod side is here: the EFA
 devices (``vpc.amazonaws.com/efa``, node.replica_efa), 2 MiB hugepages for libfabric's EFA
 provider, and the environment that makes NCCL use EFA through the aws-ofi-nccl plugin.
+
+The topology Kueue places a group by is EKS's network topology labels
+(``topology.k8s.aws/network-node-layer-<n>``, Amazon EKS user guide, "Place distributed AI/ML
+workloads with network topology labels"): a node's network nodes in the EC2 instance topology,
+on the instance types whose topology EC2 describes (Amazon EC2 user guide, "Prerequisites for
+Amazon EC2 topology", instance types: three layers, or four on P6-B200 and P6-B300).
 """
 
 from __future__ import annotations
@@ -33,6 +39,52 @@ def group_pod(pools: list[NodePool]) -> GroupFabric:
     if not pools or not all(p.efa for p in pools):
         return GroupFabric()
     return GroupFabric(resources=dict(HUGEPAGES), env=dict(ENVIRONMENT))
+
+
+LAYER = "topology.k8s.aws/network-node-layer-{}"
+HOSTNAME = "kubernetes.io/hostname"
+THREE_LAYERS = frozenset(
+    {
+        *(f"g6e.{s}" for s in ("xlarge", "2xlarge", "4xlarge", "8xlarge", "12xlarge")),
+        *(f"g6e.{s}" for s in ("16xlarge", "24xlarge", "48xlarge")),
+        *(f"g7e.{s}" for s in ("2xlarge", "4xlarge", "8xlarge", "12xlarge", "24xlarge")),
+        "g7e.48xlarge",
+        "p3dn.24xlarge",
+        "p4d.24xlarge",
+        "p4de.24xlarge",
+        "p5.48xlarge",
+        "p5e.48xlarge",
+        "p5en.48xlarge",
+        "p6e-gb200.36xlarge",
+        "trn1.2xlarge",
+        "trn1.32xlarge",
+        "trn1n.32xlarge",
+        "trn2.48xlarge",
+        "trn2u.48xlarge",
+    }
+)
+"""GPU and Trainium instance types whose EC2 topology has three network layers (the HPC types
+of the same list carry no GPU and are left out)."""
+FOUR_LAYERS = frozenset({"p6-b200.48xlarge", "p6-b300.48xlarge"})
+"""Instance types whose EC2 topology has four network layers."""
+
+
+def layers(machine_type: str) -> int:
+    """Network layers EKS labels a node of ``machine_type`` with; 0 where it labels none."""
+    if machine_type in FOUR_LAYERS:
+        return 4
+    return 3 if machine_type in THREE_LAYERS else 0
+
+
+def topology(pools: list[NodePool]) -> tuple[tuple[str, ...], str] | None:
+    """The network layers every pool's nodes carry, widest first, then the host name; a group
+    would rather fit under one bottom-layer network node (the nodes closest to each other).
+    None when a pool's instance type has no EC2 topology."""
+    depth = min((layers(p.machine_type) for p in pools), default=0)
+    if depth == 0:
+        return None
+    levels = tuple(LAYER.format(n) for n in range(1, depth + 1))
+    return (*levels, HOSTNAME), levels[-1]
 
 
 def note(pool: NodePool) -> tuple[str, str] | None:

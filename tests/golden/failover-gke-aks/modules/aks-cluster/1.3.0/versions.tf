@@ -1,0 +1,13 @@
+# gpuplat module aks-cluster 1.3.0: generated, do not edit.
+# Changes go into a new version folder; see CHANGELOG.md.
+
+terraform {
+  required_version = ">= 1.6"
+
+  required_providers {
+    azurerm = {
+      source  = "hashicorp/azurerm"
+      version = ">= 4.79, < 5"
+    }
+  }
+}
