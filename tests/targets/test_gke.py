@@ -89,7 +89,7 @@ def test_dcgm_exporter_off_turns_gke_dcgm_off(tmp_path: Path) -> None:
     assert "  dcgm_metrics  = false\n" in infra
     on = render(load_project(project(tmp_path / "on"), ["dev"]).envs.values())
     assert "  dcgm_metrics  = true\n" in on.files["envs/dev/inference-us/infra/main.tf"]
-    main = on.module_texts("modules/gke-cluster/1.6.0")["modules/gke-cluster/1.6.0/main.tf"]
+    main = on.module_texts("modules/gke-cluster/1.7.0")["modules/gke-cluster/1.7.0/main.tf"]
     assert 'concat(["SYSTEM_COMPONENTS"], var.dcgm_metrics ? ["DCGM"] : [])' in main
 
 

@@ -21,8 +21,10 @@ Read against the sources, each rendered value must hold:
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
+import kubernetes_validate
 import pytest
 
 from gpuplat import crds
@@ -35,6 +37,8 @@ from tests.parity.test_serving import compare, label, planned_objects, write_roo
 from tests.support.cli import run
 from tests.support.hclread import modules
 from tests.support.specs import project
+from tests.support.standin import build_stand_ins
+from tests.support.standin import run as terraform
 
 VPCS = [f"vpc{i}" for i in range(1, 9)]
 SUBNETS = [f"192.168.{128 + 8 * i}.0/21" for i in range(8)]
@@ -121,6 +125,63 @@ def test_the_platform_names_each_subnet_a_netdevice_network_and_installs_tcpxo(
         "spec": {"vpc": "v", "vpcSubnet": "s", "deviceMode": "NetDevice"},
     }
     assert crds.check_object(obj, crds.Result()) == []
+
+
+# The platform root reaches its cluster through the infra state and a Google token; planned
+# offline, its providers point nowhere (the stand-ins never call them).
+OFFLINE_PROVIDERS = """\
+provider "kubernetes" {
+  alias = "cluster_mega-central"
+  host  = "https://127.0.0.1:1"
+  token = "offline"
+}
+
+provider "helm" {
+  alias = "cluster_mega-central"
+  kubernetes = {
+    host  = "https://127.0.0.1:1"
+    token = "offline"
+  }
+}
+"""
+
+
+@pytest.mark.terraform
+def test_the_platform_root_plans_the_tcpxo_daemonsets_and_networks(
+    folder: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "project"
+    shutil.copytree(folder / "envs", copy / "envs")
+    shutil.copytree(folder / "modules", copy / "modules")
+    root = copy / "envs" / "dev" / "mega-central" / "platform"
+    (root / "providers.tf").write_text(OFFLINE_PROVIDERS, encoding="utf-8")
+    (root / "backend.tf").write_text("# local state for an offline plan\n", encoding="utf-8")
+    cli = build_stand_ins()
+    for args in (("init", "-input=false"), ("plan", "-input=false", "-out=p.tfplan")):
+        done = terraform(cli, root, *args, timeout=900)
+        assert done.returncode == 0, f"terraform {args[0]}:\n{done.stdout}\n{done.stderr}"
+    shown = terraform(cli, root, "show", "-json", "p.tfplan", timeout=600)
+    manifests = {
+        c["address"].split(".", 2)[2]: c["change"]["after"]["manifest"]
+        for c in json.loads(shown.stdout)["resource_changes"]
+        if c["type"] == "kubernetes_manifest"
+    }
+    params = [m for m in manifests.values() if m["kind"] == "GKENetworkParamSet"]
+    assert sorted(m["metadata"]["name"] for m in params) == VPCS
+    assert {m["spec"]["deviceMode"] for m in params} == {"NetDevice"}
+    assert "kubernetes_manifest.gib_installer[0]" not in manifests
+    installer = manifests["kubernetes_manifest.tcpxo_installer[0]"]
+    injector = manifests["kubernetes_manifest.device_injector[0]"]
+    for daemonset in (installer, injector):
+        kubernetes_validate.validate(daemonset, "1.34.0", strict=True)
+        terms = daemonset["spec"]["template"]["spec"]["affinity"]["nodeAffinity"][
+            "requiredDuringSchedulingIgnoredDuringExecution"
+        ]["nodeSelectorTerms"]
+        assert terms[0]["matchExpressions"][0]["values"] == ["nvidia-h100-mega-80gb"]
+    first, second = installer["spec"]["template"]["spec"]["initContainers"]
+    assert first["command"][:4] == ["nsenter", "-at", "1", "--"]
+    assert "mount --bind" in first["command"][-1] and "1ae0:0084" in first["command"][-1]
+    assert "/scripts/container_entry.sh install --install-nccl" in second["args"][0]
 
 
 def _plans(folder: Path) -> dict[str, ServingPlan]:

@@ -90,7 +90,7 @@ def test_every_argument_gpuplat_sets_on_a_listed_resource_is_classified() -> Non
     # Named here so that a module change which sets a new argument shows up in review.
     assert sorted(unknown) == [
         f"gke-cluster {v} google_container_node_pool: node_config.{a}"
-        for v in ("1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0")
+        for v in ("1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0")
         for a in ("workload_metadata_config.mode",)
     ] + [
         f"gke-gpu-node-pool {v} google_container_node_pool: node_config.{a}"
