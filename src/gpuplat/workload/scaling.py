@@ -326,9 +326,11 @@ def scaler_for(
 
 
 def scale_target(workload: Workload) -> tuple[str, str]:
-    """(apiVersion, kind) KEDA scales: a multi-host workload's LeaderWorkerSet (its scale
-    subresource moves ``spec.replicas``, whole groups: lws docs, "Horizontal Pod
-    Autoscaler"), else the Deployment."""
+    """(apiVersion, kind) KEDA scales: a multi-host workload's LeaderWorkerSet, else the
+    Deployment. The set's scale subresource moves ``spec.replicas``, whole groups, and selects
+    the leaders (kubernetes-sigs/lws api/leaderworkerset/v1/leaderworkerset_types.go:
+    ``+kubebuilder:subresource:scale:specpath=.spec.replicas,...,selectorpath=
+    .status.hpaPodSelector``, the leaders' labels)."""
     if workload.multi_host is not None:
         return (group.API_VERSION, group.KIND)
     return ("apps/v1", "Deployment")
