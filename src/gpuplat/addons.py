@@ -64,6 +64,9 @@ class AddonsPlan:
     """A pool has EFA interfaces: the EFA device plugin advertises them."""
     network_operator: bool = False
     """A pool has InfiniBand (AKS): the NVIDIA Network Operator reconciles its NicClusterPolicy."""
+    gpudirect_rdma: bool = False
+    """InfiniBand pools whose driver the GPU Operator installs: its driver container loads
+    nvidia-peermem too (driver.rdma), GPUDirect RDMA beside the Network Operator's DOCA driver."""
     kubernetes_minor: str | None = None
     """The minor the control plane runs, where the spec or gpuplat names it."""
     prometheus: bool = False
@@ -160,6 +163,8 @@ def plan_addons(spec: Spec, cluster: Cluster) -> AddonsPlan:
         pool_tolerations=pool_tolerations(cluster),
         efa_device_plugin=any(p.efa for p in cluster.node_pools),
         network_operator=any(p.infiniband for p in cluster.node_pools),
+        gpudirect_rdma=operator
+        and any(p.infiniband and p.driver.install == "none" for p in cluster.node_pools),
         kubernetes_minor=cloud.kubernetes_minor(cluster),
         prometheus=in_cluster_prometheus(spec, cluster),
         keda_azure_identity=keda_signs_in_to_azure(spec, cluster),

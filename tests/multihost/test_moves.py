@@ -1,11 +1,17 @@
-"""`failover` and `converge` refuse a multi-host workload, located, with exit 7 (refused).
+"""Moving a multi-host workload between clusters.
 
-Both count, scale and replace Deployments; a multi-host replica is a LeaderWorkerSet group of
-whole nodes, which they would miscount. Nothing runs terraform: the refusal comes first.
+``failover --dry-run`` plans a group's move: whole groups (GPUs always running = groups x nodes
+x GPUs), the LeaderWorkerSet's count changed in place (no replacement), the target's own GPU
+fabric required on the group's pool, and, because the set's apply returns before its groups
+are ready, the wait for every group before the source goes. Carrying a move out (``failover``
+without --dry-run, ``converge``) stays refused, located, with exit 7. Nothing runs terraform.
+
+The project is the 405B example with a second EKS cluster (us-west-2) as a cold standby.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -15,23 +21,100 @@ from gpuplat.errors import ExitCode
 from tests.multihost.test_group import DATA
 from tests.support.cli import run
 
+WEST = """  - name: frontier-usw2
+    cloud: eks
+    region: us-west-2
+    zones: [us-west-2a, us-west-2b]
+    kubernetes:
+      version: "1.35"
+    network:
+      vpc_cidr: 10.61.0.0/16
+      private_nodes: true
+    node_pools:
+      - name: p5
+        machine_type: p5.48xlarge
+        zones: [us-west-2a]
+        efa: true
+        placement:
+          compact: true
+        autoscaling:
+          min_nodes: 0
+          max_nodes: 4
+        disk:
+          size_gb: 1200
+          type: gp3
+
+addons:
+"""
+
+
+def two_clusters(tmp_path: Path, *patches: tuple[str, str]) -> Path:
+    folder = tmp_path / "project"
+    shutil.copytree(DATA / "eks-p5-llama405b", folder)
+    spec = folder / "gpuplat.yaml"
+    text = spec.read_text(encoding="utf-8")
+    for old, new in (
+        ("\naddons:\n", "\n" + WEST),
+        ("    clusters: [frontier-use1]\n", "    clusters: [frontier-use1, frontier-usw2]\n"),
+        *patches,
+    ):
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    spec.write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_a_group_fails_over_by_whole_groups_and_waits_for_them(tmp_path: Path) -> None:
+    folder = two_clusters(tmp_path)
+    args = ("failover", "llama-405b", "--to", "frontier-usw2", "-e", "dev", "--dry-run")
+    done = run(*args, "--json", cwd=folder)
+    assert done.exit_code == 0, done.stdout + done.stderr
+    plan = json.loads(done.stdout)
+    assert plan["refused"] is False
+    up, down = plan["phases"]
+    # One group of 2 nodes x 8 GPUs always running moves from east to west.
+    assert (up["cluster"], up["from"], up["to"]) == ("frontier-usw2", "cold", "active")
+    assert (up["gpus_before"], up["gpus_after"], up["group_nodes"]) == (0, 16, 2)
+    assert (down["cluster"], down["gpus_before"], down["gpus_after"]) == ("frontier-use1", 16, 0)
+    # The set's count changes in place: nothing is replaced, nothing to scale by hand.
+    assert up["replace"] is down["replace"] is False and plan["scale_by_hand"] is False
+    text = run(*args, cwd=folder)
+    assert text.exit_code == 0, text.stderr
+    assert "the apply does not wait for the groups" in text.stdout
+    assert (
+        "wait leaderworkerset/llama-405b --for=jsonpath='{.status.readyReplicas}'=1" in text.stdout
+    )
+    assert not (folder / "envs").exists()
+
+
+def test_a_target_without_a_fabric_is_refused(tmp_path: Path) -> None:
+    folder = two_clusters(
+        tmp_path,
+        ("        zones: [us-west-2a]\n        efa: true\n", "        zones: [us-west-2a]\n"),
+    )
+    done = run(
+        "failover", "llama-405b", "--to", "frontier-usw2", "-e", "dev", "--dry-run", cwd=folder
+    )
+    assert done.exit_code == ExitCode.REFUSED == 7, done.stdout + done.stderr
+    assert "refused, the target cannot hold it" in done.stdout
+    assert '"frontier-usw2" has no GPU fabric for the group on pool "p5"' in done.stdout
+
 
 @pytest.mark.parametrize(
     "args",
     [
-        ("failover", "llama-405b", "--to", "frontier-use1", "-e", "dev", "--dry-run"),
-        ("failover", "llama-405b", "--to", "frontier-use1", "-e", "dev", "--yes"),
+        ("failover", "llama-405b", "--to", "frontier-usw2", "-e", "dev", "--yes"),
         ("converge", "llama-405b", "-e", "dev", "--yes"),
     ],
 )
-def test_moves_of_a_group_are_refused_where_the_group_is_written(
+def test_carrying_out_a_group_move_is_refused_where_the_group_is_written(
     tmp_path: Path, args: tuple[str, ...]
 ) -> None:
-    folder = tmp_path / "project"
-    shutil.copytree(DATA / "eks-p5-llama405b", folder)
+    folder = two_clusters(tmp_path)
     done = run(*args, cwd=folder)
     assert done.exit_code == ExitCode.REFUSED == 7, done.stdout + done.stderr
     said = done.stdout + done.stderr
-    assert f"{args[0]} does not move multi-host workloads yet" in said
-    assert "gpuplat.yaml:48:5  workloads[0].multi_host" in said
+    assert f"{args[0]} does not carry out moves of multi-host workloads yet" in said
+    assert "gpuplat.yaml:71:5  workloads[0].multi_host" in said
+    assert "failover --dry-run" in said
     assert not (folder / "envs").exists()  # nothing rendered, planned or written

@@ -67,7 +67,12 @@ locals {
   operator_values = merge(
     {
       # Where the cloud or the node image already installs the driver, the operator must not.
-      driver       = { enabled = var.operator_driver }
+      driver = merge(
+        { enabled = var.operator_driver },
+        # nvidia-peermem in the driver container, built against the Network Operator's DOCA
+        # driver container (not a MOFED on the host): GPUDirect RDMA over InfiniBand.
+        var.gpudirect_rdma ? { rdma = { enabled = true, useHostMofed = false } } : {},
+      )
       cdi          = { enabled = true, default = var.gke_host_paths }
       mig          = { strategy = var.mig_strategy == null ? "single" : var.mig_strategy }
       migManager   = { enabled = var.mig_strategy != null }

@@ -26,11 +26,11 @@ def load_env(root: Path, env: str) -> EnvSpec:
 
 
 def refuse_group(env: EnvSpec, workload: str, verb: str) -> None:
-    """Refuse to move a multi-host workload, pointing at its ``multi_host`` in the spec.
+    """Refuse to carry out the move of a multi-host workload, pointing at its ``multi_host``.
 
-    A move counts, scales and replaces Deployments (one pod per replica); a multi-host replica
-    is a LeaderWorkerSet group of whole nodes on one fabric, which the move would miscount, and
-    which a target cluster must have the same fabric and gang admission for.
+    ``failover --dry-run`` plans a group's move (whole groups, the target's fabric); carrying
+    it out is refused: the LeaderWorkerSet's apply returns before its groups are ready, and the
+    source must not go before they are (the dry run prints the wait).
 
     Raises:
         RefusedError: ``workload`` has ``multi_host``.
@@ -41,11 +41,11 @@ def refuse_group(env: EnvSpec, workload: str, verb: str) -> None:
         path = ("workloads", i, "multi_host")
         mark = Locator(env.tree, {"gpuplat.yaml": 0}).mark(path, at_key=True)
         raise RefusedError(
-            f'{verb} does not move multi-host workloads yet: "{workload}" is a LeaderWorkerSet '
-            f"of groups of {found.multi_host.nodes} nodes, and {verb} counts and scales "
-            "Deployments",
-            "move it by hand: set placements.<cluster>.role in the environment's overlay, then "
-            "plan and apply each cluster's serving stage, the target first",
+            f'{verb} does not carry out moves of multi-host workloads yet: "{workload}" is a '
+            f"LeaderWorkerSet of groups of {found.multi_host.nodes} nodes, whose apply returns "
+            "before its groups are ready",
+            "run gpuplat failover --dry-run for the phases, and carry them out by hand: the "
+            "target first, then wait for its groups as the dry run says, then the source",
             details=(f"{mark}  workloads[{i}].multi_host",),
         )
 
@@ -55,11 +55,9 @@ def failover(root: Path, env: str, workload: str, to: str, source_role: Role) ->
 
     Raises:
         SpecError: The spec or the overlay has errors.
-        RefusedError: The workload is a multi-host group.
         GpuplatError: No such environment, workload, or cluster of the workload.
     """
     spec_env = load_env(root, env)
-    refuse_group(spec_env, workload, "failover")
     return plan_failover(spec_env, workload, to, source_role=source_role)
 
 
@@ -107,7 +105,16 @@ def report_lines(env: str, plan: Failover) -> list[str]:
                 f"    the plan replaces {deploy}: the new one starts at {move.replicas[0]} "
                 f"replica{'s' if move.replicas[0] != 1 else ''}"
             )
-        if phase == 1:
+        if phase == 1 and move.groups:
+            low = move.replicas[0]
+            lines += [
+                "    the apply does not wait for the groups: before phase 2 wait until every "
+                f"group of {move.groups} nodes is ready:",
+                f"    kubectl --context <{move.cluster}> -n {plan.namespace} wait "
+                f"leaderworkerset/{plan.workload} --for=jsonpath='{{.status.readyReplicas}}'={low} "
+                "--timeout=<the workload's load_time_budget>",
+            ]
+        elif phase == 1:
             lines.append(
                 "    the apply returns once the new pods are ready (terraform waits for the "
                 "rollout): only then phase 2"
@@ -162,6 +169,7 @@ def move_json(m: Move) -> dict[str, object]:
         "gpus_before": m.gpus_before,
         "gpus_after": m.gpus_after,
         "replace": m.replace,
+        **({"group_nodes": m.groups} if m.groups else {}),
     }
 
 

@@ -87,7 +87,8 @@ def group_object(plan: ServingPlan, group: GroupPlan, meta: Obj, template_meta: 
         "kind": KIND,
         "metadata": meta,
         "spec": {
-            "replicas": plan.replicas_initial,
+            # KEDA owns an autoscaled set's count of groups (its scale subresource).
+            **({} if plan.scaler is not None else {"replicas": plan.replicas_initial}),
             "startupPolicy": STARTUP_POLICY,
             "rolloutStrategy": {
                 "type": "RollingUpdate",

@@ -264,7 +264,7 @@ def keda_objects(plan: ServingPlan, scaler: Scaler) -> list[Obj]:
             "kind": "ScaledObject",
             "metadata": _meta(f"{plan.name}-scaler", ns, plan.labels),
             "spec": {
-                "scaleTargetRef": {"name": plan.name},
+                "scaleTargetRef": _scale_target(plan.name, scaler.target),
                 "minReplicaCount": scaler.min_replicas,
                 "maxReplicaCount": scaler.max_replicas,
                 "cooldownPeriod": scaler.cooldown_seconds,
@@ -288,6 +288,11 @@ def keda_objects(plan: ServingPlan, scaler: Scaler) -> list[Obj]:
         }
     )
     return out
+
+
+def _scale_target(name: str, target: tuple[str, str]) -> Obj:
+    """KEDA's scaleTargetRef, kind named: the Deployment, or a LeaderWorkerSet (groups)."""
+    return {"name": name, "apiVersion": target[0], "kind": target[1]}
 
 
 def _policy(policy: Policy) -> Obj:

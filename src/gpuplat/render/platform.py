@@ -48,6 +48,7 @@ def platform_view(env: EnvSpec, cluster: Cluster) -> PlatformView:
         "pool_tolerations": [{"key": k, "effect": e} for k, e in plan.pool_tolerations],
         "efa_device_plugin": plan.efa_device_plugin,
         **({"network_operator": True} if plan.network_operator else {}),
+        **({"gpudirect_rdma": True} if plan.gpudirect_rdma else {}),
         "cluster_autoscaler": {
             "enabled": plan.cluster_autoscaler,
             "cluster_name": cluster.name,

@@ -140,7 +140,9 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
     if plan.gpu_quota is not None:
         args["gpu_quota"] = plan.gpu_quota
     if plan.group is not None:
-        args["group"] = group_args(plan.group, queue_of(plan), plan.host_mounts)
+        args["group"] = group_args(
+            plan.group, queue_of(plan), plan.host_mounts, autoscaled=plan.scaler is not None
+        )
     if plan.load_balancer is not None:
         args["load_balancer"] = {"annotations": dict(plan.load_balancer)}
     rollout: dict[str, object] = {
@@ -156,9 +158,14 @@ def model_server_args(plan: ServingPlan) -> dict[str, object]:
 
 
 def group_args(
-    group: GroupPlan, queue: QueuePlan | None, mounts: tuple[HostMount, ...] = ()
+    group: GroupPlan,
+    queue: QueuePlan | None,
+    mounts: tuple[HostMount, ...] = (),
+    *,
+    autoscaled: bool = False,
 ) -> dict[str, object]:
-    """The model-server module's ``group`` input: one multi-host replica's LeaderWorkerSet."""
+    """The model-server module's ``group`` input: one multi-host replica's LeaderWorkerSet
+    (``autoscaled``: KEDA owns its count of groups)."""
     return {
         "size": group.size,
         "leader_command": list(group.leader_command),
@@ -169,6 +176,7 @@ def group_args(
         "restart_policy": RESTART_POLICY,
         "service_selector": dict(group.leader_selector),
         **({"capabilities": list(group.capabilities)} if group.capabilities else {}),
+        **({"autoscaled": True} if autoscaled else {}),
         **(
             {
                 "host_mounts": [
@@ -237,6 +245,8 @@ def scaler_args(plan: ServingPlan) -> dict[str, object] | None:
         "port": plan.port,
         "replicas": {"min": scaler.min_replicas, "max": scaler.max_replicas},
     }
+    if scaler.target != ("apps/v1", "Deployment"):  # the module's default
+        args["target"] = {"api_version": scaler.target[0], "kind": scaler.target[1]}
     if scaler.http is not None:
         http = scaler.http
         args["http"] = {

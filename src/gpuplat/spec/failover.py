@@ -11,6 +11,12 @@ A Deployment leaves its replica count to the autoscaler once it exists (``ignore
 autoscaler to change it, replaces the Deployment (``Move.replace``): the new one starts at the
 role's count. KEDA moves a ``scale_to_zero`` workload's count itself, both ways.
 
+A multi-host workload moves by whole groups: its GPUs always running are groups x nodes x
+GPUs, the LeaderWorkerSet's count changes in place (no replacement), and the target must have
+its own GPU fabric on the group's pool (the fabrics need not be of one kind: each cluster's
+pods use their own). Its apply does not wait for the groups, so the plan says to wait until the
+set reports every group ready before phase 2.
+
 Before any of it the target is checked with the same checks as ``gpuplat place``: capacity at
 the active replica count, GPU count and memory, sharing, and where the weights are read from.
 app/move.py carries the phases out.
@@ -25,6 +31,7 @@ from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Role, Workload, WorkloadPlacement
 from gpuplat.spec.portability import portability
 from gpuplat.spec.roles import bounds, on, role_of
+from gpuplat.targets import target as cloud_of
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,8 @@ class Move:
     """The Deployment's replica count must change and nothing else changes it: terraform leaves
     an existing Deployment's count to the autoscaler, and an HPA never scales up from 0 nor
     exists on a cold standby. The failover replaces the Deployment, which starts at ``low``."""
+    groups: int = 0
+    """Nodes a replica takes when it is a multi-host group (0: one pod, a Deployment)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +96,9 @@ def plan_failover(env: EnvSpec, name: str, to: str, *, source_role: Role = "cold
     target = next(c for c in fit.clusters if c.cluster == to)
     if not target.fits:
         return Failover(name, name, to, tuple(target.why_not()))
+    fabric = _fabric_reason(env, workload, to)
+    if fabric is not None:
+        return Failover(name, name, to, (fabric,))
     sources = [c for c in workload.clusters if c != to and role_of(workload, c) == "active"]
     if role_of(workload, to) == "active":
         return Failover(name, name, to, (f'"{to}" already serves workload "{name}"',))
@@ -102,6 +114,25 @@ def plan_failover(env: EnvSpec, name: str, to: str, *, source_role: Role = "cold
     return Failover(name, name, to, (), up, tuple(downs), named)
 
 
+def _fabric_reason(env: EnvSpec, workload: Workload, to: str) -> str | None:
+    """Why the target cannot hold a multi-host group: its pool has no GPU fabric gpuplat
+    renders (the group's tensors would cross the pod network); None when it has one, or the
+    workload is one pod per replica."""
+    if workload.multi_host is None:
+        return None
+    cluster = next((c for c in env.spec.clusters if c.name == to), None)
+    pool_name = on(workload, to).pool
+    if cluster is None or pool_name is None:
+        return None
+    pool = next((p for p in cluster.node_pools if p.name == pool_name), None)
+    if pool is None:
+        return None
+    note = cloud_of(cluster.cloud).group_fabric_note(pool)
+    if note is None:
+        return None
+    return f'"{to}" has no GPU fabric for the group on pool "{pool.name}": {note[0]}'
+
+
 def _with_role(workload: Workload, cluster: str, role: Role) -> Workload:
     placed = (workload.placements.get(cluster) or WorkloadPlacement()).model_copy(
         update={"role": role}
@@ -112,12 +143,21 @@ def _with_role(workload: Workload, cluster: str, role: Role) -> Workload:
 def _move(before: Workload, after: Workload, cluster: str) -> Move:
     old, new = bounds(before, cluster), bounds(after, cluster)
     mine = on(after, cluster)
-    gpus = mine.gpus
+    gpus = mine.gpus * mine.group_size
     # KEDA moves the count both ways, from and to 0; an HPA only between counts above 0.
     moved_by_autoscaler = mine.scale_to_zero or (
         mine.autoscaling.metric is not None and old.low > 0 and new.low > 0
     )
-    replace = old.low != new.low and not moved_by_autoscaler
+    # A LeaderWorkerSet's count of groups changes in place (or KEDA moves it): no replacement.
+    replace = old.low != new.low and not moved_by_autoscaler and mine.multi_host is None
+    groups = mine.group_size if mine.multi_host is not None else 0
     return Move(
-        cluster, old.role, new.role, (new.low, new.high), old.low * gpus, new.low * gpus, replace
+        cluster,
+        old.role,
+        new.role,
+        (new.low, new.high),
+        old.low * gpus,
+        new.low * gpus,
+        replace,
+        groups,
     )

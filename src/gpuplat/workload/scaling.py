@@ -25,6 +25,7 @@ from gpuplat.targets.scaling import (
     MetricsQuery,
     MonitorKind,
 )
+from gpuplat.workload import group
 
 AutoscaleKind = Literal["none", "keda"]
 
@@ -193,6 +194,9 @@ class Scaler:
     scrape: Scrape | None
     scale_out_seconds: int
     """A new replica on a new node: node start + image pull + weight load."""
+    target: tuple[str, str] = ("apps/v1", "Deployment")
+    """(apiVersion, kind) of what KEDA scales: the Deployment, or a multi-host workload's
+    LeaderWorkerSet, whose scale subresource counts whole groups."""
 
     def queue_note(self, metric: str) -> str | None:
         """What a queue depth asks for and how long scaling out takes, for ``validate``."""
@@ -317,7 +321,19 @@ def scaler_for(
         queue=queue,
         scrape=scraped,
         scale_out_seconds=scale_out_seconds,
+        target=scale_target(workload),
     )
+
+
+def scale_target(workload: Workload) -> tuple[str, str]:
+    """(apiVersion, kind) KEDA scales: a multi-host workload's LeaderWorkerSet, else the
+    Deployment. The set's scale subresource moves ``spec.replicas``, whole groups, and selects
+    the leaders (kubernetes-sigs/lws api/leaderworkerset/v1/leaderworkerset_types.go:
+    ``+kubebuilder:subresource:scale:specpath=.spec.replicas,...,selectorpath=
+    .status.hpaPodSelector``, the leaders' labels)."""
+    if workload.multi_host is not None:
+        return (group.API_VERSION, group.KIND)
+    return ("apps/v1", "Deployment")
 
 
 def metrics_port(workload: Workload) -> int | None:
@@ -335,5 +351,9 @@ def scrape_of(workload: Workload) -> Scrape | None:
     if server is None:
         return None
     port = PORT_NAME if server.metrics_port == "serving" else METRICS_PORT_NAME
-    selector = ((WORKLOAD_LABEL, workload.name),)
+    selector: tuple[tuple[str, str], ...] = ((WORKLOAD_LABEL, workload.name),)
+    if workload.multi_host is not None:
+        # A group's leader serves the API and its metrics; the workers run ranks only. The
+        # query's sum over leaders is then one term per group, as the trigger's target is.
+        selector = (*selector, (group.WORKER_INDEX_LABEL, "0"))
     return Scrape(selector, port, server.metrics_path, SCRAPE_INTERVAL)

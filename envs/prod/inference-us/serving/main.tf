@@ -175,7 +175,7 @@ module "serve_chat_inference-us" {
 
 # Autoscaling of chat on inference-us (one KEDA ScaledObject): 2..16 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 921s (node start + pull + load): scale-up waits 60s, scale-down 921s and removes 1 per 300s.
 module "zero_chat_inference-us" {
-  source = "../../../../modules/scale-to-zero/3.3.0"
+  source = "../../../../modules/scale-to-zero/3.4.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }

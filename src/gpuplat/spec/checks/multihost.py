@@ -74,18 +74,15 @@ def check(spec: Spec, workload: Workload, base: KeyPath, loc: Locator) -> Iterat
             f"use sizes whose product is {total}, e.g. tensor_parallel {workload.gpus} x "
             f"pipeline_parallel {multi.nodes}",
         )
-    for key, what in (
-        ("scale_to_zero", "scale to zero"),
-        ("autoscaling", "autoscaling on a server metric"),
-    ):
-        on = workload.scale_to_zero if key == "scale_to_zero" else workload.autoscaling.metric
-        if on:
-            yield loc.error(
-                (*base, key),
-                f"{what} is not built for multi-host groups yet (the scaler targets a Deployment)",
-                "fix the group count with replicas.min = replicas.max",
-                at_key=True,
-            )
+    if workload.scale_to_zero:
+        yield loc.error(
+            (*base, "scale_to_zero"),
+            "scale to zero is not built for multi-host groups (the KEDA HTTP add-on routes to "
+            "a Deployment's Service); a group is autoscaled on a server metric from one group up",
+            "remove scale_to_zero; autoscale on the server's queue (autoscaling.metric) with "
+            "replicas.min of 1 or more",
+            at_key=True,
+        )
 
 
 def _dra_queue(spec: Spec, workload: Workload, at: KeyPath, loc: Locator) -> Iterator[Diagnostic]:

@@ -173,6 +173,7 @@ class AKS(Target):
             )
         yield from checks.pool(cluster, pool, gpu, self.device_plugin(spec), base, loc)
         yield from fabric.check_pool(pool, gpu, base, loc)
+        yield from fabric.check_peermem(pool, gpu, self.device_plugin(spec), base, loc)
 
     def group_fabric(self, pools: list[NodePool]) -> GroupFabric:
         return fabric.group_pod(pools)

@@ -85,6 +85,26 @@ def check_pool(pool: NodePool, gpu: PoolGpu, base: KeyPath, loc: Locator) -> Ite
         )
 
 
+def check_peermem(
+    pool: NodePool, gpu: PoolGpu, plugin: str, base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """GPUDirect RDMA through nvidia-peermem is rendered where the GPU Operator installs the
+    driver (gpu-platform ``gpudirect_rdma``: the operator's driver.rdma); AKS's own driver is
+    installed without it."""
+    if not pool.infiniband or plugin in ("gpu-operator", "dra"):
+        return
+    if gpu.shape is not None and not gpu.shape.infiniband:
+        return  # a size without InfiniBand is refused at the same key (check_pool)
+    yield loc.warning(
+        (*base, "infiniband"),
+        f'pool "{pool.name}" gets its GPU driver from AKS, which loads no nvidia-peermem: NCCL '
+        "has GPUDirect RDMA over InfiniBand only through DMA-BUF (the open kernel modules), "
+        "else it stages each transfer through host memory",
+        "use the GPU Operator (addons.device_plugin: gpu-operator, driver.install: none on "
+        "the pool): gpuplat then has its driver container load nvidia-peermem (driver.rdma)",
+    )
+
+
 def policy_args(
     cluster: Cluster, taints: Sequence[tuple[str, str]], grace_seconds: int
 ) -> dict[str, object] | None:

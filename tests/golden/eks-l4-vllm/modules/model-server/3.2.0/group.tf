@@ -78,8 +78,9 @@ resource "kubernetes_manifest" "group" {
       # Kueue admits each group of a set that names a LocalQueue whole, or not at all.
       labels = local.queue == null ? var.labels : merge(var.labels, { "kueue.x-k8s.io/queue-name" = local.queue.local_queue })
     }
-    spec = {
-      replicas      = var.replicas.min
+    # An autoscaled set leaves the count of groups to KEDA (through the set's scale
+    # subresource): a count here would be forced back to replicas.min on every apply.
+    spec = merge({ for k, v in { replicas = var.replicas.min } : k => v if !var.group.autoscaled }, {
       startupPolicy = var.group.startup_policy
       rolloutStrategy = {
         type                       = "RollingUpdate"
@@ -91,7 +92,7 @@ resource "kubernetes_manifest" "group" {
         leaderTemplate = { metadata = local.pod_metadata, spec = local.group_pods.leader }
         workerTemplate = { metadata = local.pod_metadata, spec = local.group_pods.worker }
       }
-    }
+    })
   }
 
   field_manager {

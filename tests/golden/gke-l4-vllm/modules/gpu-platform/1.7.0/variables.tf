@@ -74,6 +74,12 @@ variable "network_operator" {
   default     = false
 }
 
+variable "gpudirect_rdma" {
+  description = "AKS InfiniBand with the GPU Operator's driver: the driver container also loads nvidia-peermem (the GPU Operator's driver.rdma), so NCCL reads and writes GPU memory over the HCAs directly. The DOCA driver is the Network Operator's container, not the host's (useHostMofed false)."
+  type        = bool
+  default     = false
+}
+
 variable "mig_strategy" {
   description = "MIG strategy of the GPU Operator (single: one profile per node), or null without MIG."
   type        = string

@@ -144,7 +144,7 @@ module "serve_chat_inference-eus" {
 
 # Autoscaling of chat on inference-eus (one KEDA ScaledObject): 2..16 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 871s (node start + pull + load): scale-up waits 60s, scale-down 871s and removes 1 per 300s.
 module "zero_chat_inference-eus" {
-  source = "../../../../modules/scale-to-zero/3.3.0"
+  source = "../../../../modules/scale-to-zero/3.4.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-eus
   }

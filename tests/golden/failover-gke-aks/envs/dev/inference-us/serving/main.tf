@@ -169,7 +169,7 @@ module "serve_chat_inference-us" {
 
 # Autoscaling of chat on inference-us (one KEDA ScaledObject): from 0 on the first request (clients call the front Service; the HTTP add-on's interceptor holds requests while a node and a replica start); 1..8 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 921s (node start + pull + load): scale-up waits 60s, scale-down 921s and removes 1 per 300s.
 module "zero_chat_inference-us" {
-  source = "../../../../modules/scale-to-zero/3.3.0"
+  source = "../../../../modules/scale-to-zero/3.4.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }

@@ -171,7 +171,7 @@ module "serve_coder_mig-central" {
 
 # Autoscaling of coder on mig-central (one KEDA ScaledObject): 8..64 replicas = ceil(sum(vllm:num_requests_waiting{namespace="coder"}) / 4). A new replica takes about 861s (node start + pull + load): scale-up waits 60s, scale-down 861s and removes 1 per 300s.
 module "zero_coder_mig-central" {
-  source = "../../../../modules/scale-to-zero/3.3.0"
+  source = "../../../../modules/scale-to-zero/3.4.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
