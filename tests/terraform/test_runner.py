@@ -257,6 +257,7 @@ def test_ctrl_c_during_apply_stops_terraform_gracefully(
 
 
 def test_environment_and_unlock_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GOGC", raising=False)
     monkeypatch.setenv("TF_CLI_ARGS_plan", "-no-json")
     monkeypatch.setenv("AWS_PROFILE", "kept")
     binary = TerraformBinary(path="/opt/tf bin/terraform", version=Version(1, 11, 4))
@@ -280,7 +281,27 @@ def test_environment_and_unlock_command(tmp_path: Path, monkeypatch: pytest.Monk
     assert env["TF_PLUGIN_CACHE_DIR"] == str(tmp_path / "cache")
     assert env["TF_CLI_CONFIG_FILE"] == str(tmp_path / "rc")
     assert env["TF_LOG"] == "warn"
+    assert env["GOGC"] == "200"  # unset here: gpuplat's default for terraform's Go runtime
+    monkeypatch.setenv("GOGC", "150")
+    assert tf.environment()["GOGC"] == "150"  # the user's wins
     assert tf.unlock_command("abc-123") == (
         f"TF_DATA_DIR='{tmp_path}/data dir' '/opt/tf bin/terraform' "
         f"'-chdir={tmp_path}/envs dev' force-unlock -force abc-123"
     )
+
+
+@pytest.mark.terraform
+def test_terraform_and_what_it_starts_get_the_go_gc_setting(
+    make_terraform: MakeTerraform, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GOGC", raising=False)
+    seen = tmp_path / "gogc"
+    tf = make_terraform(
+        'resource "terraform_data" "gogc" {\n'
+        '  provisioner "local-exec" {\n'
+        f'    command = "printf %s \\"$GOGC\\" > {seen}"\n'
+        "  }\n}\n"
+    )
+    tf.init()
+    tf.apply(tf.plan(tmp_path / "gogc.plan").plan_file or tmp_path / "missing")
+    assert seen.read_text("utf-8") == "200"

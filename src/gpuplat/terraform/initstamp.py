@@ -26,8 +26,11 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+
+from gpuplat.terraform.binary import TerraformBinary
+from gpuplat.terraform.results import RunResult
 
 STAMP = "gpuplat-init.json"
 LOCK_FILE = ".terraform.lock.hcl"
@@ -149,3 +152,25 @@ def remember(
     partial = stamp.with_name(f".{STAMP}.{os.getpid()}")
     partial.write_text(json.dumps({"digest": _digest(after, outputs(cwd, data_dir))}), "utf-8")
     partial.replace(stamp)
+
+
+def unless_current(
+    binary: TerraformBinary,
+    cwd: Path,
+    data_dir: Path,
+    args: Sequence[str],
+    environment: Callable[[], Mapping[str, str]],
+    *,
+    run: Callable[[], RunResult],
+    always: bool,
+) -> RunResult:
+    """``run`` (the init) unless the stamp says it would change nothing; then an empty result
+    with ``skipped`` set. ``always`` (``-reconfigure``, ``-upgrade``) runs it in any case."""
+    identity = (binary.path, str(binary.version), binary.flavor)
+    before = inputs(cwd, args, environment(), identity)
+    if not always and is_current(cwd, data_dir, before, binary.platform):
+        return RunResult((binary.path, *args), 0, (), "", skipped=True)
+    forget(data_dir)
+    result = run()
+    remember(cwd, data_dir, before, inputs(cwd, args, environment(), identity))
+    return result

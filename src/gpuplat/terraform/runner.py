@@ -22,6 +22,9 @@ from gpuplat.terraform.statelock import locked_error
 from gpuplat.terraform.tracker import Tracker
 
 _BASE_FLAGS = ("-input=false", "-no-color")
+# Go's GC target for terraform and its providers unless GOGC is set: 3x the live heap, not 2x,
+# cuts a plan's CPU by a fifth for a tenth more peak memory (docs/plan-apply.md, "Go runtime").
+GOGC = "200"
 
 
 def _absolute(path: Path | None) -> Path | None:
@@ -69,11 +72,13 @@ class Terraform:
         self.tail_lines = tail_lines
 
     def environment(self) -> dict[str, str]:
-        """The child's environment: ours, minus ``TF_CLI_ARGS*``, plus automation settings."""
+        """The child's environment: ours, minus ``TF_CLI_ARGS*``, plus automation settings (and
+        ``GOGC`` when unset)."""
         # TF_CLI_ARGS* would change the argv behind our back (e.g. drop -json); everything else
         # the user set (credentials, TF_LOG, proxies) passes through.
         env = {k: v for k, v in os.environ.items() if not k.startswith("TF_CLI_ARGS")}
         env.update({"TF_IN_AUTOMATION": "1", "TF_INPUT": "0", "CHECKPOINT_DISABLE": "1"})
+        env.setdefault("GOGC", GOGC)  # the user's wins
         if self.data_dir is not None:
             env["TF_DATA_DIR"] = str(self.data_dir)
         if self.plugin_cache_dir is not None:
@@ -114,17 +119,11 @@ class Terraform:
         args += ["-reconfigure"] if reconfigure else []
         args += ["-upgrade"] if upgrade else []
         data_dir = self.data_dir or self.cwd / ".terraform"
-        binary = (self.binary.path, str(self.binary.version), self.binary.flavor)
-        before = initstamp.inputs(self.cwd, args, self.environment(), binary)
-        if not (reconfigure or upgrade) and initstamp.is_current(
-            self.cwd, data_dir, before, self.binary.platform
-        ):
-            return RunResult((self.binary.path, *args), 0, (), "", skipped=True)
-        initstamp.forget(data_dir)
-        result = self._stream("init", args, on_event, ok=(0,))
-        after = initstamp.inputs(self.cwd, args, self.environment(), binary)
-        initstamp.remember(self.cwd, data_dir, before, after)
-        return result
+        run = lambda: self._stream("init", args, on_event, ok=(0,))  # noqa: E731
+        always = reconfigure or upgrade
+        return initstamp.unless_current(
+            self.binary, self.cwd, data_dir, args, self.environment, run=run, always=always
+        )
 
     def validate(self) -> ValidateResult:
         """``terraform validate -json``: returns warnings when valid.
