@@ -163,6 +163,18 @@ def freeze_children(pid: int) -> list[int]:
     return below
 
 
+def sigint_pending(pid: int) -> bool:
+    """Whether a SIGINT waits, undelivered, for the (stopped) process ``pid``."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    masks = [
+        line.split()[1] for line in status.splitlines() if line.startswith(("SigPnd", "ShdPnd"))
+    ]
+    return any(int(mask, 16) & (1 << (signal.SIGINT - 1)) for mask in masks)
+
+
 def test_plan_apply_refuse_replacements_drift_and_destroy(
     moto: MotoServer, rendered: Path, tmp_path: Path
 ) -> None:
@@ -318,7 +330,23 @@ def test_sigint_during_apply_leaves_usable_state(
     assert gpuplat(*where, "plan", "dev", "--stage", "infra", env=env).returncode == 10
     proc = start(*where, "apply", "dev", env=env)
     wait_for(proc, "created:")
-    proc.send_signal(signal.SIGINT)
+    # Hold terraform mid-apply so the Ctrl-C lands while resources are still to be created,
+    # however fast moto answers: gpuplat forwards it to the stopped terraform, where it waits
+    # as a pending signal until terraform is resumed.
+    frozen = freeze_children(proc.pid)
+    try:
+        proc.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 60
+        while not any(sigint_pending(pid) for pid in frozen):
+            assert time.monotonic() < deadline, (
+                "gpuplat never passed the Ctrl-C to terraform",
+                [(pid, Path(f"/proc/{pid}/status").read_text()[:400]) for pid in frozen],
+            )
+            time.sleep(0.05)
+    finally:
+        for pid in frozen:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
     rest, _ = proc.communicate(timeout=300)
     assert proc.returncode == 130, rest
     assert "interrupted" in rest.lower()
