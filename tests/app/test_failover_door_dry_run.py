@@ -41,3 +41,32 @@ def test_without_a_front_door_the_dry_run_names_none(tmp_path: Path) -> None:
     args = ("failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run")
     assert "front door" not in run(*args, cwd=folder).stdout
     assert json.loads(run(*args, "--json", cwd=folder).stdout)["front_door"] is None
+
+
+def test_the_weight_zero_step_is_spelled_out_by_hand(tmp_path: Path) -> None:
+    folder = failover_project(tmp_path / "p", address={"scheme": "external"}, front_door=DOOR)
+    args = ("failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run")
+    text = run(*args, cwd=folder).stdout
+    phase2 = text[text.index("phase 2: inference-use1") :]
+    out = phase2.index("out of the front door first (the Deployment keeps serving")
+    plan = phase2.index("      gpuplat plan dev --cluster inference-use1 --stage serving")
+    apply = phase2.index("      gpuplat apply dev --cluster inference-use1")
+    then = phase2.index("after the TTL (30 s), the replacement: gpuplat converge chat -e dev")
+    assert out < plan < apply < then, phase2
+    assert "converge replaces deployment/chat (namespace chat)" in phase2
+    assert "the plan replaces" not in phase2
+
+
+def test_a_traffic_manager_door_enables_and_disables_endpoints(tmp_path: Path) -> None:
+    door = {
+        "dns": "traffic_manager",
+        "name": "chat.example.com",
+        "traffic_manager": {"subscription_id": "0000", "resource_group": "front"},
+    }
+    folder = failover_project(tmp_path / "p", address={"scheme": "external"}, front_door=door)
+    args = ("failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run")
+    text = run(*args, cwd=folder).stdout
+    up = text.index("front door chat.example.com: inference-us's endpoint enabled at weight 100")
+    down = text.index("front door chat.example.com: inference-use1's endpoint disabled (weight 0)")
+    assert up < down, text
+    assert "record" not in text.replace("the record waits", ""), text

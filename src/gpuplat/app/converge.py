@@ -20,8 +20,8 @@ from pathlib import Path
 from gpuplat.app import pending
 from gpuplat.app.apply import apply_env
 from gpuplat.app.failover import load_env, refuse_group
+from gpuplat.app.hold import floor_variables, running_count, target_hold
 from gpuplat.app.lowering import has_front_door, take_down
-from gpuplat.app.move import floor_variables, held_count, running_count
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.rolecount import deployment_address
 from gpuplat.errors import GpuplatError, RefusedError
@@ -120,16 +120,16 @@ def converge(
         # the end. Its Deployment is replaced only when it runs fewer.
         assert target is not None and result.move is not None
         left = [s for s in result.move.sources if s in plans]
-        result.floor = held_count(spec_env, workload, target, plans, left)
-        if result.floor:
-            short = running_count(plans[target], addresses[target]) < result.floor
+        hold = target_hold(spec_env, workload, target, plans, left)
+        result.floor = hold.count
+        if hold.count:
             plans[target] = _plan(
                 root,
                 env,
                 [target],
                 binary,
                 progress,
-                {target: [addresses[target]]} if short else {},
+                {target: [addresses[target]]} if hold.short else {},
                 floor_variables(workload, target, result.floor),
             )[target]
     result.plans = [plans[c] for c in order]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.render.frontdoor import SERVING_WEIGHT
-from gpuplat.spec.failover import Failover, Move, plan_failover
+from gpuplat.spec.failover import Door, Failover, Move, plan_failover
 from gpuplat.spec.load import EnvSpec, load_project
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Role
@@ -79,9 +79,23 @@ def plan_then_apply(env: str, cluster: str) -> str:
     )
 
 
-def _apply_lines(env: str, workload: str, move: Move) -> list[str]:
+def _apply_lines(env: str, workload: str, move: Move, door: Door | None) -> list[str]:
+    spec = f"    spec: workloads[{workload}].placements.{move.cluster}.role: {move.after}"
+    if door is not None and move.replace and move.before == "active":
+        # One apply cannot lower the weight before it replaces the Deployment: by hand, the
+        # plan without the replacement (the Deployment keeps its count) takes it out of the
+        # door, and converge replaces the Deployment once the TTL has passed.
+        return [
+            spec,
+            "    out of the front door first (the Deployment keeps serving; only the weight "
+            "and the outputs change):",
+            f"      gpuplat plan {env} --cluster {move.cluster} --stage serving",
+            f"      gpuplat apply {env} --cluster {move.cluster}",
+            f"    after the TTL ({door.ttl} s), the replacement: gpuplat converge {workload} "
+            f"-e {env}",
+        ]
     return [
-        f"    spec: workloads[{workload}].placements.{move.cluster}.role: {move.after}",
+        spec,
         f"    gpuplat plan {env} --cluster {move.cluster} --stage serving",
         f"    gpuplat apply {env} --cluster {move.cluster}",
     ]
@@ -97,12 +111,14 @@ def report_lines(env: str, plan: Failover) -> list[str]:
     lines = [f"{head}: the target can hold it; in this order, never both down:"]
     deploy = f"deployment/{plan.workload} (namespace {plan.namespace})"
     for phase, move in [(1, plan.up), *((2, m) for m in plan.downs)]:
-        lines += [move_line(phase, move), *_apply_lines(env, plan.workload, move)]
+        lines += [move_line(phase, move), *_apply_lines(env, plan.workload, move, plan.door)]
         if move.replace:
             # No autoscaler changes this count: the plan replaces the Deployment (README,
             # "Failover"); a `kubectl scale` would be undone by nothing and is not needed.
+            by_hand = plan.door is not None and phase == 2 and move.before == "active"
             lines.append(
-                f"    the plan replaces {deploy}: the new one starts at {move.replicas[0]} "
+                f"    {'converge' if by_hand else 'the plan'} replaces {deploy}: the new one "
+                f"starts at {move.replicas[0]} "
                 f"replica{'s' if move.replicas[0] != 1 else ''}"
             )
         if phase == 1 and move.groups:
@@ -127,14 +143,20 @@ def _door_lines(plan: Failover, move: Move, phase: int) -> list[str]:
     """What the phase does to the front door's weighted records (none without one)."""
     if plan.door is None:
         return []
-    name, ttl = plan.door
+    name, ttl, dns = plan.door
     if phase == 1:
+        raised = (
+            f"endpoint enabled at weight {SERVING_WEIGHT}"
+            if dns == "traffic_manager"
+            else f"record to weight {SERVING_WEIGHT}"
+        )
         return [
-            f"    front door {name}: {move.cluster}'s record to weight {SERVING_WEIGHT} in the "
-            "same apply, after the rollout (the record waits for the model server)"
+            f"    front door {name}: {move.cluster}'s {raised} in the same apply, after the "
+            "rollout (the record waits for the model server)"
         ]
+    lowered = "endpoint disabled (weight 0)" if dns == "traffic_manager" else "record to weight 0"
     lines = [
-        f"    front door {name}: {move.cluster}'s record to weight 0"
+        f"    front door {name}: {move.cluster}'s {lowered}"
         + (
             " in a first apply without the replacement, then the replacement in a second"
             if move.replace

@@ -17,7 +17,7 @@ the target is brought up and the sources are left serving, to be applied once re
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,20 +31,18 @@ from gpuplat.app.failover import (
     refuse_group,
     report_lines,
 )
+from gpuplat.app.hold import deployment, floor_variables, target_hold
 from gpuplat.app.lowering import has_front_door, take_down
 from gpuplat.app.overlay import Before, set_roles
 from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.render import render_project
-from gpuplat.app.rolecount import deployment_address
 from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.progress import Progress
-from gpuplat.render.naming import module_label
 from gpuplat.spec.failover import Failover, plan_failover
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Role
 from gpuplat.spec.roles import role_of
 from gpuplat.terraform import TerraformBinary
-from gpuplat.workload.serving import serving_plans
 from gpuplat.workspace import stages
 
 Confirm = Callable[[str], bool]
@@ -109,7 +107,7 @@ def carry_out(
             stage="serving",
             clusters=[to, *sources],
             replace={
-                m.cluster: [_deployment(changed, workload, m.cluster)]
+                m.cluster: [deployment(changed, workload, m.cluster)]
                 for m in (check.up, *check.downs)
                 if m is not None and m.replace
             },
@@ -130,9 +128,11 @@ def carry_out(
         result.pending = unplanned
         # A source whose cloud is down cannot be read: its last known count stands in.
         known = {c: servingplan.last_known(root, env, workload, c) for c in unplanned}
-        floor = warm_floor(
+        hold = target_hold(
             changed, workload, to, by_cluster, [c for c in sources if c not in unplanned], known
         )
+        # A target that already runs the held count is left to its autoscaler.
+        floor = hold.count if hold.short else 0
         if floor:
             # Up to the source's serving count, waited for, before any source goes down.
             target = plan_envs(
@@ -142,7 +142,7 @@ def carry_out(
                 progress=progress,
                 stage="serving",
                 clusters=[to],
-                replace={to: [_deployment(changed, workload, to)]},
+                replace={to: [deployment(changed, workload, to)]},
                 variables=floor_variables(workload, to, floor),
             )[0]
             _planned_or_raise(target, to)
@@ -165,7 +165,7 @@ def carry_out(
                     root,
                     env,
                     cluster,
-                    _deployment(changed, workload, cluster),
+                    deployment(changed, workload, cluster),
                     binary=binary,
                     progress=progress,
                 )
@@ -197,43 +197,6 @@ def _planned_or_raise(plan: ClusterPlan, cluster: str) -> None:
             exit_code=plan.error.exit_code,  # terraform failed: 6, as `plan` says it
             details=tuple(plan.error.details),
         )
-
-
-def held_count(
-    env: EnvSpec,
-    workload: str,
-    to: str,
-    plans: Mapping[str, ClusterPlan],
-    sources: Sequence[str],
-    known: Mapping[str, int] | None = None,
-) -> int:
-    """Replicas an autoscaled target is held at while the sources go down: what they serve
-    now (their refreshed Deployments; ``known`` for a source that cannot be read, its last
-    known count), up to the target's maximum, when that is more than its minimum; else 0.
-
-    An autoscaler would start the target at its minimum, 0 for KEDA: the first requests after
-    the move would wait for a node, the pull and the weights on the cloud moved to."""
-    serving = next(p for p in serving_plans(env, to) if p.name == workload)
-    if serving.scaler is None:
-        return 0
-    read = sum(running_count(plans[c], _deployment(env, workload, c)) for c in sources)
-    wanted = min(read + sum((known or {}).values()), serving.replicas_max)
-    return wanted if wanted > serving.replicas_min else 0
-
-
-def warm_floor(
-    env: EnvSpec,
-    workload: str,
-    to: str,
-    plans: Mapping[str, ClusterPlan],
-    sources: Sequence[str],
-    known: Mapping[str, int] | None = None,
-) -> int:
-    """The count an autoscaled target is brought up to (``held_count``), when it runs fewer
-    now; else 0 (no floor)."""
-    wanted = held_count(env, workload, to, plans, sources, known)
-    runs = running_count(plans[to], _deployment(env, workload, to))
-    return wanted if wanted > runs else 0
 
 
 def _hand_back(
@@ -289,24 +252,6 @@ def _check_roles(root: Path, env: str, workload: str, roles: dict[str, str]) -> 
     if wrong:
         raise GpuplatError(f"the roles written for {', '.join(wrong)} do not take effect")
     return loaded
-
-
-def _deployment(env: EnvSpec, workload: str, cluster: str) -> str:
-    """Address of the model server's Deployment in the cluster's serving root."""
-    plan = next(p for p in serving_plans(env, cluster) if p.name == workload)
-    return deployment_address(plan.name, plan.cluster, plan.dra)
-
-
-def running_count(plan: ClusterPlan, address: str) -> int:
-    """Replicas the Deployment at ``address`` runs now, read from the plan's refreshed state."""
-    return sum(s.running.get(address, 0) for s in plan.stages)
-
-
-def floor_variables(workload: str, cluster: str, floor: int) -> dict[str, dict[str, str]]:
-    """The serving root's ``failover_floor`` holding ``workload`` at ``floor`` replicas on
-    ``cluster`` (keyed by the module label the root's lookup reads)."""
-    label = module_label("serve", workload, cluster)
-    return {cluster: {"failover_floor": f'{{"{label}" = {floor}}}'}}
 
 
 def _confirm(result: MoveResult, yes: bool, confirm: Confirm | None) -> None:

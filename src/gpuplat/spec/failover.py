@@ -25,6 +25,7 @@ app/move.py carries the phases out.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gpuplat.errors import GpuplatError
 from gpuplat.spec.load import EnvSpec
@@ -53,6 +54,16 @@ class Move:
     """Nodes a replica takes when it is a multi-host group (0: one pod, a Deployment)."""
 
 
+class Door(NamedTuple):
+    """A workload's front door as a move sees it."""
+
+    name: str
+    ttl: int
+    """Seconds resolvers keep an old answer after a weight changes."""
+    dns: str
+    """route53 (weighted records) or traffic_manager (endpoints enabled or disabled)."""
+
+
 @dataclass(frozen=True)
 class Failover:
     """The failover of one workload: refused with reasons, or its two phases in order."""
@@ -64,8 +75,8 @@ class Failover:
     """Why the target cannot hold the workload (empty: it can)."""
     up: Move | None = None
     downs: tuple[Move, ...] = ()
-    door: tuple[str, int] | None = None
-    """The front door's name and TTL (seconds), when the workload has one; its weights move."""
+    door: Door | None = None
+    """The front door, when the workload has one; its weights move."""
 
     @property
     def scale_by_hand(self) -> bool:
@@ -110,7 +121,7 @@ def plan_failover(env: EnvSpec, name: str, to: str, *, source_role: Role = "cold
         downs.append(_move(moved, after, source))
         moved = after
     door = workload.front_door
-    named = (door.name, door.ttl) if door is not None else None
+    named = Door(door.name, door.ttl, door.dns) if door is not None else None
     return Failover(name, name, to, (), up, tuple(downs), named)
 
 

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from datetime import date
 
-from gpuplat.spec.checks import clusters, environments, names, pools, settings, workloads
+from gpuplat.spec.checks import address, clusters, environments, names, pools, settings, workloads
 from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Spec
 
-_CHECKS = (names.check, environments.check, settings.check, clusters.check, pools.check)
+_CHECKS = (
+    names.check,
+    environments.check,
+    settings.check,
+    clusters.check,
+    pools.check,
+    address.subscriptions,
+)
 
 
 def run_checks(spec: Spec, locator: Locator, today: date) -> list[Diagnostic]:

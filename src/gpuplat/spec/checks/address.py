@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import Workload
+from gpuplat.spec.model import Spec, Workload
 from gpuplat.spec.model.frontdoor import FrontDoor
 
 _PROFILE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
@@ -104,4 +104,31 @@ def _traffic_manager(door: FrontDoor, at: KeyPath, loc: Locator) -> Iterator[Dia
             "dns_zone_resource_group without dns_zone",
             "set dns_zone, or remove dns_zone_resource_group",
             at_key=True,
+        )
+
+
+def subscriptions(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
+    """Traffic Manager doors sharing a cluster name one subscription: a serving root has one
+    ``azurerm.front_door`` provider, and its endpoints go in that provider's subscription."""
+    first: dict[str, tuple[int, str]] = {}
+    for i, workload in enumerate(spec.workloads):
+        door = workload.front_door
+        if door is None or door.traffic_manager is None:
+            continue
+        mine = door.traffic_manager.subscription_id
+        clash = None
+        for cluster in workload.clusters:
+            seen = first.setdefault(cluster, (i, mine))
+            if seen[1] != mine and clash is None:
+                clash = (cluster, seen[0])
+        if clash is None:
+            continue
+        cluster, other = clash
+        at: KeyPath = ("workloads", other, "front_door", "traffic_manager", "subscription_id")
+        yield loc.error(
+            ("workloads", i, "front_door", "traffic_manager", "subscription_id"),
+            f'the Traffic Manager front doors on cluster "{cluster}" name two subscriptions: '
+            "its serving root has one provider for them",
+            f"put the profiles of workloads that share {cluster} in one subscription",
+            related=[(at, f"workload {spec.workloads[other].name}'s")],
         )
