@@ -14,14 +14,12 @@ load balancers' addresses written into the states, moto never probing).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
-from tests.app.test_failover_converge import leave_serving
-from tests.app.test_failover_front_door import edit_spec, load_balancers_given, weights
-from tests.app.test_failover_keda import fresh_bucket
+from tests.app.test_failover_converge import left_by_the_outage
+from tests.app.test_failover_front_door import behind_the_front_door, weights
 from tests.app.test_failover_run import (
     EKS,
     GKE,
@@ -29,10 +27,8 @@ from tests.app.test_failover_run import (
     moto,
     serving_states,
     stand_ins,
-    two_clouds,
 )
 from tests.support.moto import MotoServer
-from tests.support.route53log import route53_log
 from tests.support.standin import recorded_applies
 
 pytestmark = [pytest.mark.terraform, pytest.mark.integration]
@@ -41,28 +37,19 @@ __all__ = ["moto", "stand_ins"]
 
 @pytest.fixture
 def behind_a_door(
-    moto: MotoServer, stand_ins: Path, tmp_path: Path
+    moto: MotoServer,
+    stand_ins: Path,
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[Path, dict[str, str], str]]:
-    """The --target-only move left GKE serving behind the front door, GKE back up."""
-    fresh_bucket(moto)
-    project = two_clouds(tmp_path / "p", moto.endpoint, gke_backend={"type": "local"})
-    edit_spec(project, address={"scheme": "external"})
-    zone = moto.client("route53").create_hosted_zone(Name="example.com", CallerReference="cv")
-    zone_id = zone["HostedZone"]["Id"].split("/")[-1]
-    with ExitStack() as stack:
+    """The --target-only move left GKE serving behind the front door, GKE back up.
 
-        def add_door(project: Path, env: dict[str, str]) -> None:
-            load_balancers_given(project, moto)
-            endpoint = stack.enter_context(route53_log(moto.endpoint, tmp_path / "applies.jsonl"))
-            door = {"dns": "route53", "zone_id": zone_id, "name": "chat.example.com"}
-            edit_spec(project, front_door={**door, "endpoint": endpoint})
-            planned = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
-            assert planned.returncode == 10, planned.stdout + planned.stderr
-            done = gpuplat("apply", "dev", env=env, cwd=project)
-            assert done.returncode == 0, done.stdout + done.stderr
-
-        for moved, env in leave_serving(project, moto, stand_ins, tmp_path, 1, add_door):
-            yield moved, env, zone_id
+    Starts from this test's own copy of the applied front door (made once per session).
+    """
+    with behind_the_front_door(moto, stand_ins, tmp_path_factory, tmp_path) as built:
+        project, env, zone_id, _ = built
+        for moved, moved_env in left_by_the_outage(project, env, moto, 1):
+            yield moved, moved_env, zone_id
 
 
 def test_converge_lowers_the_source_weight_before_it_replaces_its_deployment(

@@ -14,7 +14,7 @@ is what terraform last wrote, and nothing scales it. EKS's serving state lives i
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -71,18 +71,23 @@ def leave_serving(
     stand_ins: Path,
     tmp_path: Path,
     runs: int,
-    applied: Callable[[Path, dict[str, str]], None] | None = None,
 ) -> Iterator[tuple[Path, dict[str, str]]]:
-    """Apply the project (then ``applied``, e.g. a front door added), let GKE run ``runs``
-    replicas, move with --target-only while GKE is down, and bring GKE back."""
+    """Apply the project, let GKE run ``runs`` replicas, move with --target-only while GKE is
+    down, and bring GKE back."""
     env = environment(tmp_path, stand_ins, **record_env(tmp_path / "applies.jsonl"))
     assert gpuplat("render", env=env, cwd=project).returncode == 0
     for cluster in (EKS, GKE):
         seed_infra_outputs(project, cluster, env, tmp_path)
     assert gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project).returncode == 10
     assert gpuplat("apply", "dev", env=env, cwd=project).returncode == 0
-    if applied is not None:
-        applied(project, env)
+    yield from left_by_the_outage(project, env, moto, runs)
+
+
+def left_by_the_outage(
+    project: Path, env: dict[str, str], moto: MotoServer, runs: int
+) -> Iterator[tuple[Path, dict[str, str]]]:
+    """From chat applied as the spec says: GKE runs ``runs`` replicas, the move with
+    --target-only while GKE is down, and GKE back."""
     scaled_by_keda(project, runs)
     assert serving_states(project, moto) == {EKS: {"chat": 0}, GKE: {"chat": runs}}
     # A plan (CI's, or anyone's) sees GKE serving that count, and keeps it beside the local

@@ -19,12 +19,12 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import yaml
 
-from tests.app.test_failover_keda import fresh_bucket
 from tests.app.test_failover_run import (
     BUCKET,
     EKS,
@@ -39,6 +39,7 @@ from tests.app.test_failover_run import (
 )
 from tests.support.moto import MotoServer
 from tests.support.route53log import route53_log
+from tests.support.snapshot import LOG, PROJECT, Build, from_snapshot
 from tests.support.standin import record_env, recorded_applies
 
 pytestmark = [pytest.mark.terraform, pytest.mark.integration]
@@ -101,39 +102,72 @@ def placements(project: Path, moto: MotoServer) -> dict[str, object]:
     return out
 
 
+def front_door_build(moto: MotoServer, stand_ins: Path) -> Build:
+    """chat applied on both clouds behind its load balancers, then its front door applied.
+
+    Two plans and applies through the real aws provider and the stand-ins; made once per
+    session (tests/support/snapshot.py) for every test that starts from it.
+    """
+
+    def build(folder: Path) -> dict[str, str]:
+        moto.create_bucket(BUCKET)
+        log = folder / LOG
+        project = two_clouds(folder / PROJECT, moto.endpoint, gke_backend={"type": "local"})
+        edit_spec(project, address={"scheme": "external"})
+        env = environment(folder, stand_ins, **record_env(log))
+        assert gpuplat("render", env=env, cwd=project).returncode == 0
+        for cluster in (EKS, GKE):
+            seed_infra_outputs(project, cluster, env, folder)
+        assert gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project).returncode == 10
+        done = gpuplat("apply", "dev", env=env, cwd=project)
+        assert done.returncode == 0, done.stdout + done.stderr
+        load_balancers_given(project, moto)
+
+        route53 = moto.client("route53")
+        zone = route53.create_hosted_zone(Name="example.com", CallerReference="gpuplat")
+        zone_id = zone["HostedZone"]["Id"].split("/")[-1]
+        with route53_log(moto.endpoint, log) as endpoint:
+            door = {"dns": "route53", "zone_id": zone_id, "name": "chat.example.com"}
+            edit_spec(project, front_door={**door, "endpoint": endpoint})
+            planned = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
+            assert planned.returncode == 10, planned.stdout + planned.stderr
+            done = gpuplat("apply", "dev", env=env, cwd=project)
+            assert done.returncode == 0, done.stdout + done.stderr
+        return {"zone_id": zone_id}
+
+    return build
+
+
+@contextmanager
+def behind_the_front_door(
+    moto: MotoServer, stand_ins: Path, factory: pytest.TempPathFactory, folder: Path
+) -> Iterator[tuple[Path, dict[str, str], str, Path]]:
+    """This test's own copy of the applied front door (project, apply log, moto's state),
+    its Route 53 calls going through a logging forwarder of its own."""
+    build = front_door_build(moto, stand_ins)
+    facts = from_snapshot("front-door", build, moto=moto, factory=factory, into=folder)
+    project, log = folder / PROJECT, folder / LOG
+    env = environment(folder, stand_ins, **record_env(log))
+    with route53_log(moto.endpoint, log) as endpoint:
+        spec = yaml.safe_load((project / "gpuplat.yaml").read_text(encoding="utf-8"))
+        edit_spec(project, front_door={**spec["workloads"][0]["front_door"], "endpoint": endpoint})
+        rendered = gpuplat("render", env=env, cwd=project)
+        assert rendered.returncode == 0, rendered.stdout + rendered.stderr
+        yield project, env, facts["zone_id"], log
+
+
 @pytest.fixture(scope="module")
 def front_door(
     moto: MotoServer, stand_ins: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Path, dict[str, str], str, Path]]:
-    """chat applied on both clouds behind its load balancers, then its front door applied.
+    """chat applied on both clouds behind its load balancers and its front door.
 
-    Built once for the module (two applies through the real aws provider and the stand-ins):
-    the first test only reads it, the failover test that moves chat runs after it.
+    One copy for the module: the first test only reads it, the failover test that moves chat
+    runs after it.
     """
-    tmp_path = tmp_path_factory.mktemp("front-door")
-    fresh_bucket(moto)
-    log = tmp_path / "applies.jsonl"
-    project = two_clouds(tmp_path / "p", moto.endpoint, gke_backend={"type": "local"})
-    edit_spec(project, address={"scheme": "external"})
-    env = environment(tmp_path, stand_ins, **record_env(log))
-    assert gpuplat("render", env=env, cwd=project).returncode == 0
-    for cluster in (EKS, GKE):
-        seed_infra_outputs(project, cluster, env, tmp_path)
-    assert gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project).returncode == 10
-    done = gpuplat("apply", "dev", env=env, cwd=project)
-    assert done.returncode == 0, done.stdout + done.stderr
-    load_balancers_given(project, moto)
-
-    zone = moto.client("route53").create_hosted_zone(Name="example.com", CallerReference="gpuplat")
-    zone_id = zone["HostedZone"]["Id"].split("/")[-1]
-    with route53_log(moto.endpoint, log) as endpoint:
-        door = {"dns": "route53", "zone_id": zone_id, "name": "chat.example.com"}
-        edit_spec(project, front_door={**door, "endpoint": endpoint})
-        planned = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
-        assert planned.returncode == 10, planned.stdout + planned.stderr
-        done = gpuplat("apply", "dev", env=env, cwd=project)
-        assert done.returncode == 0, done.stdout + done.stderr
-        yield project, env, zone_id, log
+    folder = tmp_path_factory.mktemp("front-door")
+    with behind_the_front_door(moto, stand_ins, tmp_path_factory, folder) as built:
+        yield built
 
 
 def test_each_placement_has_an_address_and_a_weighted_record_by_its_role(

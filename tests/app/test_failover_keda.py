@@ -31,6 +31,7 @@ from tests.app.test_failover_run import (
     two_clouds,
 )
 from tests.support.moto import MotoServer
+from tests.support.snapshot import LOG, PROJECT, Build, from_snapshot
 from tests.support.standin import record_env, recorded_applies
 
 pytestmark = [pytest.mark.terraform, pytest.mark.integration]
@@ -73,19 +74,36 @@ def placements(project: Path, moto: MotoServer) -> dict[str, object]:
     return out
 
 
-@pytest.fixture
-def applied(moto: MotoServer, stand_ins: Path, tmp_path: Path) -> tuple[Path, dict[str, str]]:
+def keda_build(moto: MotoServer, stand_ins: Path) -> Build:
     """The project rendered, planned and applied as the spec says: chat active on GKE."""
-    fresh_bucket(moto)
-    project = keda_project(tmp_path / "p", moto.endpoint)
-    env = environment(tmp_path, stand_ins, **record_env(tmp_path / "applies.jsonl"))
-    assert gpuplat("render", env=env, cwd=project).returncode == 0
-    for cluster in (EKS, GKE):
-        seed_infra_outputs(project, cluster, env, tmp_path)
-    planned = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
-    assert planned.returncode == 10, planned.stdout + planned.stderr
-    done = gpuplat("apply", "dev", env=env, cwd=project)
-    assert done.returncode == 0, done.stdout + done.stderr
+
+    def build(folder: Path) -> dict[str, str]:
+        moto.create_bucket(BUCKET)
+        project = keda_project(folder / PROJECT, moto.endpoint)
+        env = environment(folder, stand_ins, **record_env(folder / LOG))
+        assert gpuplat("render", env=env, cwd=project).returncode == 0
+        for cluster in (EKS, GKE):
+            seed_infra_outputs(project, cluster, env, folder)
+        planned = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
+        assert planned.returncode == 10, planned.stdout + planned.stderr
+        done = gpuplat("apply", "dev", env=env, cwd=project)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return {}
+
+    return build
+
+
+@pytest.fixture
+def applied(
+    moto: MotoServer, stand_ins: Path, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, str]]:
+    """This test's own copy of the applied project (built once per session), chat on GKE."""
+    build = keda_build(moto, stand_ins)
+    from_snapshot("keda", build, moto=moto, factory=tmp_path_factory, into=tmp_path)
+    project = tmp_path / PROJECT
+    env = environment(tmp_path, stand_ins, **record_env(tmp_path / LOG))
+    rendered = gpuplat("render", env=env, cwd=project)
+    assert rendered.returncode == 0, rendered.stdout + rendered.stderr
     return project, env
 
 
