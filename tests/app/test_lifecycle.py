@@ -385,6 +385,8 @@ def test_the_main_job_from_the_project_folder(
         gone = gpuplat(*where, "destroy", "dev", "--stage", "infra", "--yes", env=env, cwd=cwd)
         assert gone.returncode == 0, (way, gone.stderr)
         assert "destroyed dev: nothing" in gone.stderr, way
+        # Nothing applied: not even a destroy plan (seconds of refresh) is run.
+        assert gone.stdout == f"dev/{CLUSTER}/infra: no state (nothing applied yet)\n", way
         planned = gpuplat(*where, "plan", "dev", "--stage", "infra", env=env, cwd=cwd)
         assert planned.returncode == 10, (way, planned.stderr)
         assert "infra: 48 to create" in planned.stdout, way

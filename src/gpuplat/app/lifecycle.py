@@ -31,6 +31,8 @@ class DestroyResult:
     summaries: list[StageSummary] = field(default_factory=list)
     destroyed: list[str] = field(default_factory=list)
     """``<cluster>/<stage>`` of every stage destroyed."""
+    no_state: list[str] = field(default_factory=list)
+    """``<cluster>/<stage>`` of every stage with nothing applied: not planned at all."""
 
 
 def destroy_env(
@@ -76,6 +78,12 @@ def destroy_env(
             tf = one.terraform(binary)
             try:
                 tf.init(on_event=tracker.on_event)
+                if not tf.state_list():
+                    # No state, or an empty one: nothing to destroy, and a destroy plan would
+                    # cost a full refresh (seconds of CPU) to find that out.
+                    result.no_state.append(f"{one.cluster}/{one.stage}")
+                    tracker.done("no state (nothing applied yet)")
+                    continue
                 one.plan_file.parent.mkdir(parents=True, exist_ok=True)
                 run = tf.plan(one.plan_file, destroy=True, on_event=tracker.on_event)
                 plan = tf.show_plan(one.plan_file) if run.has_changes else None
@@ -218,7 +226,8 @@ def outputs(
             tf = one.terraform(binary)
             try:
                 tf.init()
-                values = tf.outputs() if tf.state_list() else {}
+                # No state yet: `terraform output -json` answers `{}` (local and S3 backends).
+                values = tf.outputs()
             except TerraformError as exc:
                 raise located(exc, one) from None
             mine[one.stage] = {

@@ -163,6 +163,8 @@ def destroy(
         yes=yes,
         confirm=confirmer(app, env),
     )
+    for where in result.no_state:
+        app.console.data(f"{env}/{where}: no state (nothing applied yet)")
     for summary in result.summaries:
         app.console.data(f"{env}, cluster {summary.cluster}:")
         app.console.data("\n".join(summary.lines()))
