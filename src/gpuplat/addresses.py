@@ -26,6 +26,9 @@ PROTECTED_TYPES = {
     "aws_s3_bucket": "stored data",
     "aws_ebs_volume": "stored data",
     "google_compute_disk": "stored data",
+    # The first cluster's serving root owns a Traffic Manager front door's profile: removing that
+    # cluster from the workload would take the door's DNS name and every endpoint with it.
+    "azurerm_traffic_manager_profile": "front door profile",
 }
 
 
@@ -72,6 +75,8 @@ def elements(spec: Spec, cluster: str | None = None) -> dict[str, Element]:
             out[module_label("identity", workload.name, name)] = element
             # GKE: the read grant on the weights' bucket, in the cluster's serving root.
             out[module_label("weights", workload.name, name)] = element
+            # The front door's record or endpoint (and, in the first cluster, its profile).
+            out[module_label("door", workload.name, name)] = element
     return out
 
 
