@@ -77,6 +77,14 @@ def elements(spec: Spec, cluster: str | None = None) -> dict[str, Element]:
             out[module_label("weights", workload.name, name)] = element
             # The front door's record or endpoint (and, in the first cluster, its profile).
             out[module_label("door", workload.name, name)] = element
+        # A cluster removed from the workload still holds its door (a Traffic Manager profile in
+        # the first one): its destroy names the placement that is going, not "other -".
+        for gone in spec.clusters:
+            if gone.name not in workload.clusters and cluster in (None, gone.name):
+                label = module_label("door", workload.name, gone.name)
+                out[label] = Element(
+                    "workload", f"{workload.name}@{gone.name}", ("workloads", k), gone.name
+                )
     return out
 
 

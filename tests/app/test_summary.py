@@ -312,3 +312,18 @@ def test_a_destroyed_traffic_manager_profile_is_protected(tmp_path: Path) -> Non
         refused.value.hint is not None and "--allow-destroy chat@inference-us" in refused.value.hint
     )
     _check_destroys("prod", [(stage, meta)], ("chat@inference-us",))
+
+
+def test_the_profile_of_a_cluster_removed_from_the_workload_names_its_placement(
+    tmp_path: Path,
+) -> None:
+    """The first cluster taken out of the workload: its root's profile destroy is still named
+    after the placement, so --allow-destroy takes chat@inference-us, not "-"."""
+    assert run("init", tmp_path, "--example", "failover-gke-aks").exit_code == 0
+    spec = load_project(tmp_path, ["prod"]).envs["prod"].spec
+    (workload,) = spec.workloads
+    kept = workload.model_copy(update={"clusters": ["inference-eus"]})
+    table = elements(spec.model_copy(update={"workloads": [kept]}))
+    address = "module.door_chat_inference-us.azurerm_traffic_manager_profile.this[0]"
+    element = element_of(address, table)
+    assert (element.kind, element.name) == ("workload", "chat@inference-us")
