@@ -26,6 +26,9 @@ PROTECTED_TYPES = {
     "aws_s3_bucket": "stored data",
     "aws_ebs_volume": "stored data",
     "google_compute_disk": "stored data",
+    # The first cluster's serving root owns a Traffic Manager front door's profile: removing that
+    # cluster from the workload would take the door's DNS name and every endpoint with it.
+    "azurerm_traffic_manager_profile": "front door profile",
 }
 
 
@@ -72,6 +75,16 @@ def elements(spec: Spec, cluster: str | None = None) -> dict[str, Element]:
             out[module_label("identity", workload.name, name)] = element
             # GKE: the read grant on the weights' bucket, in the cluster's serving root.
             out[module_label("weights", workload.name, name)] = element
+            # The front door's record or endpoint (and, in the first cluster, its profile).
+            out[module_label("door", workload.name, name)] = element
+        # A cluster removed from the workload still holds its door (a Traffic Manager profile in
+        # the first one): its destroy names the placement that is going, not "other -".
+        for gone in spec.clusters:
+            if gone.name not in workload.clusters and cluster in (None, gone.name):
+                label = module_label("door", workload.name, gone.name)
+                out[label] = Element(
+                    "workload", f"{workload.name}@{gone.name}", ("workloads", k), gone.name
+                )
     return out
 
 

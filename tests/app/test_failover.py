@@ -57,10 +57,11 @@ def test_failover_brings_the_target_up_before_the_source_goes_down(tmp_path: Pat
     ready = "the apply returns once the new pods are ready (terraform waits for the rollout)"
     assert text.index("phase 1: inference-us") < text.index(ready)
     assert text.index(ready) < text.index("phase 2: inference-use1")
-    # What the README says gpuplat does, not kubectl commands it does not run: the plan
-    # replaces a Deployment whose count no autoscaler changes.
+    # What gpuplat does, not kubectl commands it does not run: by hand, converge replaces a
+    # Deployment whose count no autoscaler changes (a plain plan leaves its count alone).
     assert "kubectl" not in text
-    assert "the plan replaces deployment/chat (namespace " in text
+    assert "converge replaces deployment/chat (namespace " in text
+    assert "the plan replaces" not in text
     assert order.count("phase") == 2
 
 

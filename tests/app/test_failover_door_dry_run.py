@@ -57,6 +57,22 @@ def test_the_weight_zero_step_is_spelled_out_by_hand(tmp_path: Path) -> None:
     assert "the plan replaces" not in phase2
 
 
+def test_the_replaced_target_is_brought_up_by_converge_not_a_plain_plan(tmp_path: Path) -> None:
+    # A plain `gpuplat plan` leaves the cold target's Deployment at 0 (terraform ignores its
+    # count); the by-hand line must name the command that replaces it.
+    folder = failover_project(tmp_path / "p", address={"scheme": "external"}, front_door=DOOR)
+    args = ("failover", "chat", "--to", "inference-us", "-e", "dev", "--dry-run")
+    text = run(*args, cwd=folder).stdout
+    phase1 = text[text.index("phase 1: inference-us") : text.index("phase 2: inference-use1")]
+    assert phase1.splitlines()[1:4] == [
+        "    spec: workloads[chat].placements.inference-us.role: active",
+        "    gpuplat converge chat -e dev",
+        "    converge replaces deployment/chat (namespace chat): the new one starts at 1 replica",
+    ], phase1
+    assert "gpuplat plan" not in phase1
+    assert "the plan replaces" not in text
+
+
 def test_a_traffic_manager_door_enables_and_disables_endpoints(tmp_path: Path) -> None:
     door = {
         "dns": "traffic_manager",

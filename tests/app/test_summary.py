@@ -13,9 +13,13 @@ from pathlib import Path
 import pytest
 
 from gpuplat.addresses import element_of, elements
+from gpuplat.app.apply import _check_destroys
+from gpuplat.app.saved import SavedPlan
+from gpuplat.errors import RefusedError
 from gpuplat.spec.load import load_project
 from gpuplat.summary import gpu_delta, summarize
 from gpuplat.terraform import parse_plan
+from gpuplat.workspace import StageRoot
 from tests.support.cli import run
 
 
@@ -286,3 +290,40 @@ def test_a_ladder_costs_its_dearest_rung_at_the_cap() -> None:
     assert delta.ceiling_after.usd_per_hour == pytest.approx(8 * on_demand)
     assert delta.ceiling_after.usd_per_hour < 8 * on_demand + 4 * spot
     assert delta.floor_after.usd_per_hour == 0
+
+
+def test_a_destroyed_traffic_manager_profile_is_protected(tmp_path: Path) -> None:
+    """The first cluster's serving root owns the front door's profile: a plan that destroys it
+    (that cluster removed from the workload) takes the door down and must be allowed by name."""
+    assert run("init", tmp_path, "--example", "failover-gke-aks").exit_code == 0
+    t = elements(load_project(tmp_path, ["prod"]).envs["prod"].spec)
+    address = "module.door_chat_inference-us.azurerm_traffic_manager_profile.this[0]"
+    profile = change(address, "azurerm_traffic_manager_profile", ["delete"], {}, None)
+    summary = summarize("prod", "serving", parse_plan(plan_text([profile])), t)
+    assert [(e.name, what, verb) for e, what, verb in summary.protected()] == [
+        ("chat@inference-us", "front door profile", "destroy")
+    ]
+    # apply refuses the saved plan unless the workload placement is named.
+    meta = SavedPlan("prod", "serving", "h", "g", "t", "c", True, None, summary.to_json())
+    stage = StageRoot(tmp_path, "prod", "inference-us", "serving")
+    with pytest.raises(RefusedError) as refused:
+        _check_destroys("prod", [(stage, meta)], ())
+    assert (
+        refused.value.hint is not None and "--allow-destroy chat@inference-us" in refused.value.hint
+    )
+    _check_destroys("prod", [(stage, meta)], ("chat@inference-us",))
+
+
+def test_the_profile_of_a_cluster_removed_from_the_workload_names_its_placement(
+    tmp_path: Path,
+) -> None:
+    """The first cluster taken out of the workload: its root's profile destroy is still named
+    after the placement, so --allow-destroy takes chat@inference-us, not "-"."""
+    assert run("init", tmp_path, "--example", "failover-gke-aks").exit_code == 0
+    spec = load_project(tmp_path, ["prod"]).envs["prod"].spec
+    (workload,) = spec.workloads
+    kept = workload.model_copy(update={"clusters": ["inference-eus"]})
+    table = elements(spec.model_copy(update={"workloads": [kept]}))
+    address = "module.door_chat_inference-us.azurerm_traffic_manager_profile.this[0]"
+    element = element_of(address, table)
+    assert (element.kind, element.name) == ("workload", "chat@inference-us")

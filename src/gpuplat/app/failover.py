@@ -94,6 +94,10 @@ def _apply_lines(env: str, workload: str, move: Move, door: Door | None) -> list
             f"    after the TTL ({door.ttl} s), the replacement: gpuplat converge {workload} "
             f"-e {env}",
         ]
+    if move.replace:
+        # A plain plan leaves a running Deployment's count alone (terraform ignores it): only
+        # converge (or the failover itself) plans the replacement, with the record after it.
+        return [spec, f"    gpuplat converge {workload} -e {env}"]
     return [
         spec,
         f"    gpuplat plan {env} --cluster {move.cluster} --stage serving",
@@ -113,11 +117,10 @@ def report_lines(env: str, plan: Failover) -> list[str]:
     for phase, move in [(1, plan.up), *((2, m) for m in plan.downs)]:
         lines += [move_line(phase, move), *_apply_lines(env, plan.workload, move, plan.door)]
         if move.replace:
-            # No autoscaler changes this count: the plan replaces the Deployment (README,
-            # "Failover"); a `kubectl scale` would be undone by nothing and is not needed.
-            by_hand = plan.door is not None and phase == 2 and move.before == "active"
+            # No autoscaler changes this count: by hand, converge replaces the Deployment (a
+            # plain plan does not); a `kubectl scale` would be undone by nothing.
             lines.append(
-                f"    {'converge' if by_hand else 'the plan'} replaces {deploy}: the new one "
+                f"    converge replaces {deploy}: the new one "
                 f"starts at {move.replicas[0]} "
                 f"replica{'s' if move.replicas[0] != 1 else ''}"
             )
