@@ -115,10 +115,9 @@ def _listing(root: Path) -> list[str]:
 
 
 def _sha(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "-"
+    from gpuplat.tree.fingerprint import file_sha
+
+    return file_sha(path) or "-"
 
 
 def _key(envs: tuple[str, ...], strict: bool) -> str:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from gpuplat.terraform.binary import TerraformBinary
 from gpuplat.terraform.results import RunResult
+from gpuplat.tree.fingerprint import file_sha
 
 STAMP = "gpuplat-init.json"
 LOCK_FILE = ".terraform.lock.hcl"
@@ -40,19 +41,12 @@ _IGNORED_ENV = ("TF_LOG", "TF_LOG_PATH", "TF_LOG_CORE", "TF_LOG_PROVIDER", "TF_I
 _PROVIDER = re.compile(r'^provider\s+"([^"]+)"\s*\{\s*\n\s*version\s*=\s*"([^"]+)"', re.M)
 
 
-def _file_digest(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
 def _config_files(folder: Path) -> dict[str, str | None]:
     try:
         names = sorted(p.name for p in folder.iterdir() if p.name.endswith(_CONFIG_SUFFIXES))
     except OSError:
         return {"<unreadable>": None}
-    return {name: _file_digest(folder / name) for name in names}
+    return {name: file_sha(folder / name) for name in names}
 
 
 def _module_dirs(cwd: Path, modules_json: Path) -> dict[str, dict[str, str | None]]:
@@ -69,7 +63,7 @@ def inputs(
 ) -> dict[str, object]:
     """What init reads before it runs: binary, arguments, environment and the root's files."""
     backend_files = {
-        arg: _file_digest(Path(arg.split("=", 1)[1]))
+        arg: file_sha(Path(arg.split("=", 1)[1]))
         for arg in argv
         if arg.startswith("-backend-config=") and "=" not in arg.split("=", 1)[1]
     }
@@ -81,7 +75,7 @@ def inputs(
         "argv": [arg for arg in argv if arg not in ("-reconfigure", "-upgrade")],
         "backend_files": backend_files,
         "env": dict(sorted(settings.items())),
-        "cli_config": None if cli_config is None else _file_digest(Path(cli_config)),
+        "cli_config": None if cli_config is None else file_sha(Path(cli_config)),
         "root": _config_files(cwd),
     }
 
@@ -90,10 +84,10 @@ def outputs(cwd: Path, data_dir: Path) -> dict[str, object]:
     """What init leaves: the lock file, the module record and folders, the backend record."""
     modules_json = data_dir / "modules" / "modules.json"
     return {
-        "lock": _file_digest(cwd / LOCK_FILE),
-        "modules_json": _file_digest(modules_json),
+        "lock": file_sha(cwd / LOCK_FILE),
+        "modules_json": file_sha(modules_json),
         "modules": _module_dirs(cwd, modules_json),
-        "backend": _file_digest(data_dir / "terraform.tfstate"),
+        "backend": file_sha(data_dir / "terraform.tfstate"),
     }
 
 
