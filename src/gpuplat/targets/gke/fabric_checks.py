@@ -70,36 +70,33 @@ def pool(
 def _machine(pool: NodePool, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     direct = pool.gpudirect
     assert direct is not None
-    at = (*base, "gpudirect", "type")
-    related = [((*base, "machine_type"), "the pool's machine type")]
-    if direct.type == "rdma" and pool.machine_type not in RDMA_MACHINES:
-        why = (
-            "A3 Mega's GPU NICs carry GPUDirect-TCPXO, not RDMA"
-            if pool.machine_type in TCPXO_MACHINES
-            else "it has no RDMA NICs"
-        )
-        hint = (
-            "use gpudirect: {type: tcpxo} on A3 Mega"
-            if pool.machine_type in TCPXO_MACHINES
-            else f"GPUDirect RDMA needs {_RDMA}"
-        )
-        yield loc.error(
-            at, f'pool "{pool.name}" is {pool.machine_type}: {why}', hint, related=related
-        )
-    if direct.type == "tcpxo" and pool.machine_type not in TCPXO_MACHINES:
-        why = (
-            "its GPU NICs carry GPUDirect RDMA, not TCPXO"
-            if pool.machine_type in RDMA_MACHINES
-            else "GPUDirect-TCPXO runs on A3 Mega alone"
-        )
-        hint = (
-            "use gpudirect: {type: rdma} on A3 Ultra and A4"
-            if pool.machine_type in RDMA_MACHINES
-            else f"GPUDirect-TCPXO needs {_TCPXO}"
-        )
-        yield loc.error(
-            at, f'pool "{pool.name}" is {pool.machine_type}: {why}', hint, related=related
-        )
+    machines = {"rdma": RDMA_MACHINES, "tcpxo": TCPXO_MACHINES}
+    if pool.machine_type in machines[direct.type]:
+        return
+    other = "tcpxo" if direct.type == "rdma" else "rdma"
+    # The reason and hint: on the other kind's machine, or on a machine with neither.
+    refusals = {
+        ("rdma", True): (
+            "A3 Mega's GPU NICs carry GPUDirect-TCPXO, not RDMA",
+            "use gpudirect: {type: tcpxo} on A3 Mega",
+        ),
+        ("rdma", False): ("it has no RDMA NICs", f"GPUDirect RDMA needs {_RDMA}"),
+        ("tcpxo", True): (
+            "its GPU NICs carry GPUDirect RDMA, not TCPXO",
+            "use gpudirect: {type: rdma} on A3 Ultra and A4",
+        ),
+        ("tcpxo", False): (
+            "GPUDirect-TCPXO runs on A3 Mega alone",
+            f"GPUDirect-TCPXO needs {_TCPXO}",
+        ),
+    }
+    why, hint = refusals[(direct.type, pool.machine_type in machines[other])]
+    yield loc.error(
+        (*base, "gpudirect", "type"),
+        f'pool "{pool.name}" is {pool.machine_type}: {why}',
+        hint,
+        related=[((*base, "machine_type"), "the pool's machine type")],
+    )
 
 
 def _tcpxo_floor(
