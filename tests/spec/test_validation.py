@@ -1,0 +1,102 @@
+"""Environments share the models of the clusters, pools and workloads no overlay touches.
+
+Each subtree the merged trees share is validated once per load; a value an overlay changes
+gives that environment models of its own, and a bad value is still reported where it was
+written, once per environment it breaks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpuplat.errors import SpecError
+from gpuplat.spec.load import load_project
+
+SPEC = """\
+version: 1
+project: demo
+clusters:
+  - name: c0
+    cloud: gke
+    region: us-central1
+    zones: [us-central1-a]
+    gcp: {project: demo-project-1}
+    node_pools:
+      - name: p0
+        machine_type: g2-standard-8
+        capacity: {type: spot}
+        autoscaling: {min_nodes: 0, max_nodes: 4}
+      - name: p1
+        machine_type: g2-standard-8
+        capacity: {type: spot}
+        autoscaling: {min_nodes: 0, max_nodes: 2}
+  - name: c1
+    cloud: gke
+    region: us-central1
+    zones: [us-central1-a]
+    gcp: {project: demo-project-1}
+    node_pools:
+      - name: p0
+        machine_type: g2-standard-8
+        capacity: {type: spot}
+        autoscaling: {min_nodes: 0, max_nodes: 4}
+workloads:
+  - name: chat
+    image: vllm/vllm-openai:v0.11.0
+    model: {source: gs://demo/model, size_gb: 10}
+    pool: p0
+    replicas: {min: 1, max: 4}
+    clusters: [c1]
+environments:
+  - name: dev
+  - name: prod
+"""
+
+
+def _project(tmp_path: Path, dev: str, prod: str) -> Path:
+    (tmp_path / "envs").mkdir()
+    (tmp_path / "gpuplat.yaml").write_text(SPEC, encoding="utf-8")
+    (tmp_path / "envs" / "dev.yaml").write_text(dev, encoding="utf-8")
+    (tmp_path / "envs" / "prod.yaml").write_text(prod, encoding="utf-8")
+    return tmp_path
+
+
+def test_what_no_overlay_touches_is_one_model_in_every_environment(tmp_path: Path) -> None:
+    folder = _project(
+        tmp_path,
+        "clusters:\n  - name: c0\n    labels: {stage: dev}\n",
+        "clusters:\n  - name: c0\n    node_pools:\n      - name: p1\n"
+        "        autoscaling: {min_nodes: 0, max_nodes: 8}\n",
+    )
+    loaded = load_project(folder)
+    dev, prod = loaded.envs["dev"].spec, loaded.envs["prod"].spec
+    assert dev.clusters[1] is prod.clusters[1]
+    assert dev.workloads[0] is prod.workloads[0]
+    # c0 differs; of its pools, only the one prod's overlay changes is prod's own.
+    assert dev.clusters[0] is not prod.clusters[0]
+    assert dev.clusters[0].labels == {"stage": "dev"} and prod.clusters[0].labels == {}
+    assert dev.clusters[0].node_pools[0] is prod.clusters[0].node_pools[0]
+    assert dev.clusters[0].node_pools[1] is not prod.clusters[0].node_pools[1]
+    assert dev.clusters[0].node_pools[1].autoscaling.max_nodes == 2
+    assert prod.clusters[0].node_pools[1].autoscaling.max_nodes == 8
+    # The same models a load without any sharing gives.
+    alone = load_project(folder, ["prod"]).envs["prod"].spec
+    assert alone == prod and alone.model_dump() == prod.model_dump()
+
+
+def test_a_bad_value_of_one_overlay_is_reported_where_it_was_written(tmp_path: Path) -> None:
+    folder = _project(
+        tmp_path,
+        "clusters:\n  - name: c0\n    labels: {stage: dev}\n",
+        "clusters:\n  - name: c1\n    node_pools:\n      - name: p0\n"
+        "        autoscaling: {min_nodes: 0, max_nodes: many}\n",
+    )
+    with pytest.raises(SpecError) as raised:
+        load_project(folder)
+    (problem,) = [d for d in raised.value.diagnostics if d.is_error]
+    assert problem.envs == ("prod",)
+    assert str(problem.mark) == "envs/prod.yaml:5:48"
+    assert problem.path == ("clusters", 1, "node_pools", 0, "autoscaling", "max_nodes")
+    assert load_project(folder, ["dev"]).envs["dev"].spec.clusters[0].labels == {"stage": "dev"}
