@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gpuplat import clock
 from gpuplat.errors import ExitCode, GpuplatError, SpecError
@@ -16,6 +17,9 @@ from gpuplat.spec.merge import merge
 from gpuplat.spec.model import Environment, Spec
 from gpuplat.spec.source import Node, load_file
 from gpuplat.spec.validation import Validator, kind_of
+
+if TYPE_CHECKING:
+    from gpuplat.spec.checks.reuse import ClusterChecks
 
 SPEC_FILE = "gpuplat.yaml"
 BASE_ONLY_KEYS = ("version", "project", "environments")
@@ -120,11 +124,16 @@ def load_project(
         diags.extend(_stray_overlays(root, declared, listing))
     loaded: dict[str, EnvSpec] = {}
     validator = Validator()
+    from gpuplat.spec.checks.reuse import ClusterChecks
+
+    reuse = ClusterChecks()
     if not selected:
         # No usable environments list: validate the base alone so its errors are reported.
         diags.extend(validator.validate(base.root, {SPEC_FILE: 0})[1])
     for name in selected:
-        env_spec, env_diags = _load_env(root, base.root, name, declared[name], on, read, validator)
+        env_spec, env_diags = _load_env(
+            root, base.root, name, declared[name], on, read, validator, reuse
+        )
         if env_spec is not None and tolerate is not None:
             env_diags = [d for d in env_diags if not (d.is_error and tolerate(env_spec, d))]
         diags.extend(replace(d, envs=(name,)) for d in env_diags)
@@ -233,6 +242,7 @@ def _load_env(
     today: date,
     read: dict[str, str],
     validator: Validator,
+    reuse: ClusterChecks,
 ) -> tuple[EnvSpec | None, list[Diagnostic]]:
     rel = overlay_path(name, declared_overlay)
     read[rel] = "-"
@@ -294,7 +304,7 @@ def _load_env(
     from gpuplat.spec.checks import run_checks
 
     if spec is not None:
-        diags.extend(run_checks(spec, Locator(tree, ranks), today))
+        diags.extend(run_checks(spec, Locator(tree, ranks), today, reuse))
     if spec is not None and not repaired:
         from gpuplat.spec.checks.resilience import check as check_resilience
 

@@ -1,8 +1,8 @@
-"""Environments share the models of the clusters, pools and workloads no overlay touches.
+"""Environments share what no overlay touches: its models, and its clusters' checks.
 
-Each subtree the merged trees share is validated once per load; a value an overlay changes
-gives that environment models of its own, and a bad value is still reported where it was
-written, once per environment it breaks.
+Each subtree the merged trees share is validated once per load, and a cluster they share is
+checked once; a value an overlay changes gives that environment models and problems of its
+own, and a bad value is still reported where it was written, with the environments it breaks.
 """
 
 from __future__ import annotations
@@ -12,7 +12,12 @@ from pathlib import Path
 import pytest
 
 from gpuplat.errors import SpecError
-from gpuplat.spec.load import load_project
+from gpuplat.spec.checks import pools
+from gpuplat.spec.checks.reuse import ClusterChecks, pool_context
+from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.spec.load import SPEC_FILE, EnvSpec, load_project
+from gpuplat.spec.locate import Locator
+from gpuplat.spec.model import Cluster, Spec
 
 SPEC = """\
 version: 1
@@ -100,3 +105,55 @@ def test_a_bad_value_of_one_overlay_is_reported_where_it_was_written(tmp_path: P
     assert str(problem.mark) == "envs/prod.yaml:5:48"
     assert problem.path == ("clusters", 1, "node_pools", 0, "autoscaling", "max_nodes")
     assert load_project(folder, ["dev"]).envs["dev"].spec.clusters[0].labels == {"stage": "dev"}
+
+
+def _checked(envs: list[EnvSpec]) -> list[tuple[str, int]]:
+    """Which environment's clusters the pool checks ran on, one load's reuse across them."""
+    reuse = ClusterChecks()
+    ran: list[tuple[str, int]] = []
+    for env in envs:
+
+        def check(spec: Spec, i: int, cluster: Cluster, loc: Locator) -> list[Diagnostic]:
+            ran.append((env.name, i))  # noqa: B023 - called before the loop moves on
+            return list(pools.cluster_pools(spec, i, cluster, loc))
+
+        loc = Locator(env.tree, {SPEC_FILE: 0, env.overlay: 1})
+        reuse.run("pools", check, env.spec, loc, pool_context(env.spec, loc))
+    return ran
+
+
+def test_a_cluster_no_overlay_touches_is_checked_once(tmp_path: Path) -> None:
+    folder = _project(tmp_path, "clusters:\n  - name: c0\n    labels: {stage: dev}\n", "")
+    loaded = load_project(folder)
+    assert _checked(list(loaded.envs.values())) == [("dev", 0), ("dev", 1), ("prod", 0)]
+    # What the pool checks read besides the cluster, changed by an overlay: all checked again.
+    (folder / "envs" / "prod.yaml").write_text("addons: {metrics: {dcgm_exporter: false}}\n")
+    loaded = load_project(folder)
+    assert _checked(list(loaded.envs.values())) == [
+        ("dev", 0),
+        ("dev", 1),
+        ("prod", 0),
+        ("prod", 1),
+    ]
+
+
+def test_a_problem_of_a_shared_pool_is_reported_once_with_each_environment(
+    tmp_path: Path,
+) -> None:
+    wrong = "        machine_type: g2-standard-8\n        accelerator: nvidia-tesla-t4\n"
+    folder = _project(
+        tmp_path,
+        "clusters:\n  - name: c1\n    node_pools:\n      - name: p0\n"
+        "        autoscaling: {min_nodes: 0, max_nodes: 8}\n",
+        "",
+    )
+    spec = (folder / "gpuplat.yaml").read_text(encoding="utf-8")
+    first = spec.index("  - name: c1")
+    spec = spec[:first] + spec[first:].replace("        machine_type: g2-standard-8\n", wrong, 1)
+    (folder / "gpuplat.yaml").write_text(spec, encoding="utf-8")
+    with pytest.raises(SpecError) as raised:
+        load_project(folder)
+    problems = [d for d in raised.value.diagnostics if d.is_error]
+    assert [(d.message, str(d.mark), d.envs) for d in problems] == [
+        ("g2-standard-8 comes with nvidia-l4, not nvidia-tesla-t4", "gpuplat.yaml:26:22", ())
+    ]
