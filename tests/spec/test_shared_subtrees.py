@@ -18,6 +18,7 @@ from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.spec.load import SPEC_FILE, EnvSpec, load_project
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, Spec
+from gpuplat.spec.resolve import resolve_pool
 
 SPEC = """\
 version: 1
@@ -157,3 +158,15 @@ def test_a_problem_of_a_shared_pool_is_reported_once_with_each_environment(
     assert [(d.message, str(d.mark), d.envs) for d in problems] == [
         ("g2-standard-8 comes with nvidia-l4, not nvidia-tesla-t4", "gpuplat.yaml:26:22", ())
     ]
+
+
+def test_a_pool_the_environments_share_has_its_gpu_resolved_once(tmp_path: Path) -> None:
+    folder = _project(tmp_path, "clusters:\n  - name: c0\n    labels: {stage: dev}\n", "")
+    loaded = load_project(folder)
+    dev, prod = loaded.envs["dev"].spec, loaded.envs["prod"].spec
+    gpu = resolve_pool(dev.clusters[1], dev.clusters[1].node_pools[0])
+    assert gpu is resolve_pool(prod.clusters[1], prod.clusters[1].node_pools[0])
+    assert (gpu.accelerator, gpu.gpus_per_node) == ("nvidia-l4", 1)
+    # An equal pool of its own (another load) is resolved for itself, to the same facts.
+    again = load_project(folder).envs["dev"].spec.clusters[1]
+    assert resolve_pool(again, again.node_pools[0]) == gpu
