@@ -19,6 +19,7 @@ from gpuplat.spec.load import SPEC_FILE, EnvSpec, load_project
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, Spec
 from gpuplat.spec.resolve import resolve_pool
+from gpuplat.targets import target
 
 SPEC = """\
 version: 1
@@ -170,3 +171,22 @@ def test_a_pool_the_environments_share_has_its_gpu_resolved_once(tmp_path: Path)
     # An equal pool of its own (another load) is resolved for itself, to the same facts.
     again = load_project(folder).envs["dev"].spec.clusters[1]
     assert resolve_pool(again, again.node_pools[0]) == gpu
+
+
+def test_a_shared_pool_has_one_view_but_each_environment_s_resource_labels(
+    tmp_path: Path,
+) -> None:
+    folder = _project(tmp_path, "clusters:\n  - name: c0\n    labels: {stage: dev}\n", "")
+    loaded = load_project(folder)
+    gke = target("gke")
+    dev, prod = (
+        gke.infra(loaded.envs[name], loaded.envs[name].spec.clusters[1]) for name in ("dev", "prod")
+    )
+    (dev_pool,), (prod_pool,) = dev.cluster.pools, prod.cluster.pools
+    assert dev_pool.args["accelerator"] is prod_pool.args["accelerator"]
+    assert dev_pool.args["labels"] is prod_pool.args["labels"]
+    assert [dict(v.args["resource_labels"])["gpuplat-env"] for v in (dev_pool, prod_pool)] == [
+        "dev",
+        "prod",
+    ]
+    assert list(dev_pool.args) == list(prod_pool.args)  # the same arguments in the same order
