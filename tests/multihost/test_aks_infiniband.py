@@ -142,7 +142,7 @@ def test_a_policy_the_crd_refuses_is_refused(project: Path) -> None:
 
 def test_the_platform_installs_the_network_operator(project: Path) -> None:
     (args,) = modules(project / "envs" / "dev" / CLUSTER / "platform" / "main.tf").values()
-    assert str(args["source"]).endswith("modules/gpu-platform/1.7.0")
+    assert str(args["source"]).endswith("modules/gpu-platform/1.8.0")
     assert args["network_operator"] is True
     assert args["device_plugin"] == "gpu-operator" and args["operator_driver"] is True
     assert args["gpudirect_rdma"] is True

@@ -23,6 +23,7 @@ from gpuplat.hcl.writer import attributes
 from gpuplat.releases.versions import latest, release_files
 from gpuplat.render.platform import platform_view
 from gpuplat.spec.load import load_project
+from gpuplat.workload.daemonsets import node_pods
 from tests.multihost.test_group import DATA, TODAY
 from tests.support.cli import run as gpuplat
 from tests.support.standin import build_stand_ins, run
@@ -73,13 +74,23 @@ def test_with_aks_driver_validate_warns_at_the_pool(tmp_path: Path) -> None:
     (cluster,) = env.spec.clusters
     assert not plan_addons(env.spec, cluster).gpudirect_rdma
     assert "gpudirect_rdma" not in platform_view(env, cluster).args
+    # One NFD here too: the device plugin chart's (its workers list PCI class 02, so they
+    # label the HCAs); the Network Operator's own stays off.
+    (pool,) = cluster.node_pools
+    shape = catalog.shape("aks", pool.machine_type)
+    assert shape is not None
+    pods = node_pods(env.spec, cluster, pool, shape)
+    assert pods is not None
+    assert [p.name for p in pods if "node-feature-discovery" in p.name] == [
+        "node-feature-discovery-worker"
+    ]
 
 
 @pytest.mark.terraform
 def test_the_module_plans_driver_rdma_only_when_asked(tmp_path: Path) -> None:
     charts = {
         name: {"repository": pin.repository, "chart": pin.chart, "version": pin.version}
-        for name in ("gpu-operator", "network-operator")
+        for name in ("gpu-operator", "network-operator", "nvidia-device-plugin")
         for pin in [catalog.chart(name)]
     }
     calls = {
@@ -96,6 +107,12 @@ def test_the_module_plans_driver_rdma_only_when_asked(tmp_path: Path) -> None:
             "device_plugin": "gpu-operator",
             "operator_driver": True,
             "dcgm": "operator",
+        },
+        "managed": {
+            "cloud": "aks",
+            "device_plugin": "nvidia-device-plugin",
+            "plugin_pools": ["ndh100"],
+            "network_operator": True,
         },
     }
     module = tmp_path / "gpu-platform"
@@ -127,5 +144,8 @@ def test_the_module_plans_driver_rdma_only_when_asked(tmp_path: Path) -> None:
     assert driver("plain") == {"enabled": True}
     # One NFD where the GPU Operator runs: its workers label the HCAs (class 0207, vendor 15b3)
     # that the Network Operator's daemonsets select; the Network Operator's own NFD is off.
-    network = planned["module.rdma.helm_release.network_operator[0]"]["values"]
-    assert yaml.safe_load(network[0])["nfd"] == {"enabled": False}
+    # The same beside the device plugin chart, whose NFD workers list PCI class 02.
+    for call in ("rdma", "managed"):
+        network = planned[f"module.{call}.helm_release.network_operator[0]"]["values"]
+        assert yaml.safe_load(network[0])["nfd"] == {"enabled": False}, call
+    assert "module.managed.helm_release.device_plugin[0]" in planned
