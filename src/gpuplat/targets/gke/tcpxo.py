@@ -64,9 +64,10 @@ STARTUP = StartupCheck(
 )
 """The daemon's startup probe. As a native sidecar's, it holds the server (and so NCCL) back
 until RxDM is up. best-practice.md's example allows 6 failures 5 s apart (31 s) against an
-initialization of about 30 s; a failed probe restarts the daemon, which would then never start
-on a slow but healthy node, so gpuplat allows 24 (2 minutes). On a good node the probe passes
-as soon as the file is there; only a bad node's failure is reported later."""
+initialization of about 30 s; a failed probe restarts the daemon, and LeaderWorkerSet then
+recreates the whole group (an init container's restart counts as the pod's), which would never
+start on a slow but healthy node, so gpuplat allows 24 (2 minutes). On a good node the probe
+passes as soon as the file is there; only a bad node's failure is reported later."""
 
 
 def devices_annotation() -> str:
