@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gpuplat.render.naming import module_label
+from gpuplat.spec.checks.names import WORKLOAD
 from gpuplat.spec.diagnostics import KeyPath
 from gpuplat.spec.model import Cluster, Spec
 from gpuplat.spec.units import GpuUnit, workload_unit
@@ -14,6 +15,8 @@ from gpuplat.targets import TARGETS
 
 Kind = Literal["cluster", "pool", "platform", "workload", "other"]
 _MODULE = re.compile(r"^module\.([^.\[]+)")
+# Modules a workload renders per cluster: module_label(kind, workload, cluster).
+_PLACEMENT_MODULES = ("serve", "zero", "identity", "weights", "door")
 # Resource types whose loss loses something a rebuild does not bring back: a cluster and its
 # pools (capacity that may not be obtainable again), a workload's namespace (everything in it),
 # and stored data.
@@ -109,12 +112,39 @@ def _cluster_elements(cluster: Cluster, i: int) -> dict[str, Element]:
     return out
 
 
-def element_of(address: str, table: dict[str, Element]) -> Element:
-    """The element that owns a resource address (``OTHER`` when none does)."""
+def element_of(address: str, table: dict[str, Element], cluster: str = "") -> Element:
+    """The element that owns a resource address (``OTHER`` when none does).
+
+    With ``cluster`` (the cluster whose roots the address is in), a module the spec no longer
+    renders (a workload or a GPU pool taken out of it) is still named after what it was, read
+    from its label, so a plan that destroys it names what ``--allow-destroy`` takes.
+    """
     match = _MODULE.match(address)
     if match is None:
         return OTHER
-    return table.get(match.group(1), OTHER)
+    label = match.group(1)
+    found = table.get(label)
+    if found is not None:
+        return found
+    return _gone(label, cluster) if cluster else OTHER
+
+
+def _gone(label: str, cluster: str) -> Element:
+    """The element a module label of ``cluster``'s roots was rendered from, read off the label.
+
+    Workload names are DNS labels (no ``_``), so ``<kind>_<workload>_<cluster>`` has one reading
+    once the cluster is known; ``pool_<cluster>_<pool>`` likewise. The path is the list the
+    element was in: it is no longer in the spec.
+    """
+    for kind in _PLACEMENT_MODULES:
+        head, tail = f"{kind}_", f"_{cluster}"
+        middle = label[len(head) : -len(tail)]
+        if label.startswith(head) and label.endswith(tail) and WORKLOAD.pattern.match(middle):
+            return Element("workload", f"{middle}@{cluster}", ("workloads",), cluster)
+    head = f"pool_{cluster}_"
+    if label.startswith(head) and len(label) > len(head):
+        return Element("pool", f"{cluster}/{label[len(head) :]}", ("clusters",), cluster)
+    return OTHER
 
 
 def resource_type(address: str) -> str:

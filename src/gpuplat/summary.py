@@ -211,7 +211,7 @@ def summarize(
         verb = VERBS.get(change.action)
         if verb is None:
             continue
-        element = element_of(change.address, table)
+        element = element_of(change.address, table, cluster)
         entry = grouped.setdefault(element, ElementChanges(element))
         entry.actions[verb] += 1
         entry.resources.append((change.address, verb))

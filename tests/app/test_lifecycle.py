@@ -160,7 +160,25 @@ def freeze_children(pid: int) -> list[int]:
     for child in below:
         with contextlib.suppress(ProcessLookupError):
             os.kill(child, signal.SIGSTOP)
+    # SIGSTOP takes hold of each thread only when it next leaves the kernel: until every thread
+    # has stopped, a running one could still take a later SIGINT into terraform's handler
+    # (SIGINT is dequeued before SIGSTOP), and the signal would not be seen pending.
+    deadline = time.monotonic() + 60
+    while running := [task for pid in below for task in _running_threads(pid)]:
+        assert time.monotonic() < deadline, ("threads never stopped", running)
+        time.sleep(0.01)
     return below
+
+
+def _running_threads(pid: int) -> list[str]:
+    """The threads of ``pid`` not (yet) stopped; none when the process is gone."""
+    states = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            state = (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            if state not in ("T", "t", "Z", "X"):
+                states.append(f"{pid}/{task.name}:{state}")
+    return states
 
 
 def sigint_pending(pid: int) -> bool:
@@ -340,6 +358,7 @@ def test_sigint_during_apply_leaves_usable_state(
         while not any(sigint_pending(pid) for pid in frozen):
             assert time.monotonic() < deadline, (
                 "gpuplat never passed the Ctrl-C to terraform",
+                Path(f"/proc/{proc.pid}/status").read_text()[:700],
                 [(pid, Path(f"/proc/{pid}/status").read_text()[:400]) for pid in frozen],
             )
             time.sleep(0.05)

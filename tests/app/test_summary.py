@@ -327,3 +327,64 @@ def test_the_profile_of_a_cluster_removed_from_the_workload_names_its_placement(
     address = "module.door_chat_inference-us.azurerm_traffic_manager_profile.this[0]"
     element = element_of(address, table)
     assert (element.kind, element.name) == ("workload", "chat@inference-us")
+
+
+def test_a_workload_taken_out_of_the_spec_is_named_in_its_destroy(tmp_path: Path) -> None:
+    """The workload removed from the spec entirely: its serving root's plan destroys the
+    namespace and the front door's profile. Nothing of the spec names them any more, but the
+    summary reads the placement off the module label, so apply's refusal names a value that
+    --allow-destroy takes (not "-")."""
+    assert run("init", tmp_path, "--example", "failover-gke-aks").exit_code == 0
+    spec = load_project(tmp_path, ["prod"]).envs["prod"].spec
+    table = elements(spec.model_copy(update={"workloads": []}), "inference-us")
+    gone = [
+        change(
+            "module.door_chat_inference-us.azurerm_traffic_manager_profile.this[0]",
+            "azurerm_traffic_manager_profile",
+            ["delete"],
+            {},
+            None,
+        ),
+        change(
+            "module.serve_chat_inference-us.kubernetes_namespace_v1.this",
+            "kubernetes_namespace_v1",
+            ["delete"],
+            {},
+            None,
+        ),
+    ]
+    plan = parse_plan(plan_text(gone))
+    summary = summarize("prod", "serving", plan, table, cluster="inference-us")
+    assert sorted((e.name, what, verb) for e, what, verb in summary.protected()) == [
+        ("chat@inference-us", "front door profile", "destroy"),
+        ("chat@inference-us", "workload namespace", "destroy"),
+    ]
+    meta = SavedPlan("prod", "serving", "h", "g", "t", "c", True, None, summary.to_json())
+    stage = StageRoot(tmp_path, "prod", "inference-us", "serving")
+    with pytest.raises(RefusedError) as refused:
+        _check_destroys("prod", [(stage, meta)], ())
+    hint = refused.value.hint or ""
+    assert "--allow-destroy chat@inference-us;" in hint and "--allow-destroy -" not in hint
+    _check_destroys("prod", [(stage, meta)], ("chat@inference-us",))
+
+
+def test_a_pool_taken_out_of_the_spec_is_named_in_its_destroy(tmp_path: Path) -> None:
+    """A GPU pool removed from its cluster: its destroy names cluster/pool, read off the label;
+    the same label read without the cluster (whose roots?) stays "other"."""
+    assert run("init", tmp_path, "--example", "failover-gke-aks").exit_code == 0
+    spec = load_project(tmp_path, ["prod"]).envs["prod"].spec
+    gke, aks = spec.clusters
+    table = elements(
+        spec.model_copy(update={"clusters": [gke.model_copy(update={"node_pools": []}), aks]}),
+        "inference-us",
+    )
+    address = "module.pool_inference-us_l4-shared.google_container_node_pool.this"
+    pool = change(address, "google_container_node_pool", ["delete"], pool_values(0, 4, 1), None)
+    summary = summarize(
+        "prod", "infra", parse_plan(plan_text([pool])), table, cluster="inference-us"
+    )
+    assert [(e.name, what) for e, what, _verb in summary.protected()] == [
+        ("inference-us/l4-shared", "GPU pool")
+    ]
+    assert element_of(address, table).kind == "other"
+    assert element_of("module.fabric_inference-us.x.y", table, "inference-us").kind == "other"

@@ -142,8 +142,10 @@ def test_a_policy_the_crd_refuses_is_refused(project: Path) -> None:
 
 def test_the_platform_installs_the_network_operator(project: Path) -> None:
     (args,) = modules(project / "envs" / "dev" / CLUSTER / "platform" / "main.tf").values()
-    assert str(args["source"]).endswith("modules/gpu-platform/1.7.0")
+    assert str(args["source"]).endswith("modules/gpu-platform/1.8.0")
     assert args["network_operator"] is True
+    assert args["device_plugin"] == "gpu-operator" and args["operator_driver"] is True
+    assert args["gpudirect_rdma"] is True
     chart = args["charts"]["network-operator"]  # type: ignore[index]
     assert chart == {
         "chart": "network-operator",
@@ -161,6 +163,8 @@ def test_the_pool_tells_the_autoscaler_its_nodes_offer_rdma_ib(project: Path) ->
     assert tags["k8s.io_cluster-autoscaler_node-template_resources_rdma_ib"] == "63"
     assert tags["k8s.io_cluster-autoscaler_node-template_resources_nvidia.com_gpu"] == "8"
     assert pool["vm_size"] == "Standard_ND96isr_H100_v5"
+    # The GPU Operator installs the driver (with nvidia-peermem): AKS must install none.
+    assert pool["gpu_driver"] == "None"
 
 
 def test_the_network_operator_pods_are_counted_on_the_infiniband_nodes(project: Path) -> None:
@@ -173,9 +177,13 @@ def test_the_network_operator_pods_are_counted_on_the_infiniband_nodes(project: 
     assert pods is not None
     names = {p.name for p in pods}
     assert {
-        "network-operator-node-feature-discovery-worker",
+        "gpu-operator node operands",
+        "gpu-operator-node-feature-discovery-worker",
         "network-operator node operands",
     } <= names
+    # One NFD: the GPU Operator's workers label the HCAs (PCI class 0207, vendor 15b3) that
+    # the Network Operator's daemonsets select, so the Network Operator's own NFD is off.
+    assert "network-operator-node-feature-discovery-worker" not in names
 
 
 def test_conformance_of_the_rendered_roots(project: Path) -> None:

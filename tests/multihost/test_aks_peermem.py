@@ -4,7 +4,8 @@ Network Operator's DOCA driver container, not a MOFED on the host (useHostMofed 
 AKS installs the driver itself, nothing loads nvidia-peermem: validate warns at the pool.
 
 The worked example is Llama 3.1 405B on 2 x Standard_ND96isr_H100_v5
-(tests/multihost/data/aks-nd-llama405b), here with the GPU Operator installing the driver.
+(tests/multihost/data/aks-nd-llama405b), with the GPU Operator installing the driver; ``MANAGED``
+turns it back to AKS's own driver and the NVIDIA device plugin.
 """
 
 from __future__ import annotations
@@ -22,17 +23,18 @@ from gpuplat.hcl.writer import attributes
 from gpuplat.releases.versions import latest, release_files
 from gpuplat.render.platform import platform_view
 from gpuplat.spec.load import load_project
+from gpuplat.workload.daemonsets import node_pods
 from tests.multihost.test_group import DATA, TODAY
 from tests.support.cli import run as gpuplat
 from tests.support.standin import build_stand_ins, run
 
 EXAMPLE = "aks-nd-llama405b"
-OPERATOR = (
+MANAGED = (
     (
-        "        infiniband: true\n",
-        "        infiniband: true\n        driver:\n          install: none\n",
+        "        driver:\n          install: none # the GPU Operator's driver container, with nvidia-peermem\n",
+        "",
     ),
-    ("addons:\n", "addons:\n  device_plugin: gpu-operator\n"),
+    ("  device_plugin: gpu-operator # its driver loads nvidia-peermem for GPUDirect RDMA\n", ""),
 )
 
 
@@ -49,10 +51,10 @@ def project(tmp_path: Path, *patches: tuple[str, str]) -> Path:
 
 
 def test_the_gpu_operator_loads_peermem_beside_the_network_operator(tmp_path: Path) -> None:
-    folder = project(tmp_path, *OPERATOR)
-    checked = gpuplat("validate", cwd=folder)
+    folder = project(tmp_path)
+    checked = gpuplat("validate", "--strict", cwd=folder)
     assert checked.exit_code == 0, checked.stderr
-    assert "nvidia-peermem" not in checked.stderr
+    assert "warning" not in checked.stderr.lower()
     env = load_project(folder, today=TODAY).envs["dev"]
     (cluster,) = env.spec.clusters
     plan = plan_addons(env.spec, cluster)
@@ -63,7 +65,7 @@ def test_the_gpu_operator_loads_peermem_beside_the_network_operator(tmp_path: Pa
 
 
 def test_with_aks_driver_validate_warns_at_the_pool(tmp_path: Path) -> None:
-    folder = project(tmp_path)
+    folder = project(tmp_path, *MANAGED)
     checked = gpuplat("validate", cwd=folder)
     assert checked.exit_code == 0, checked.stderr
     assert "loads no nvidia-peermem" in checked.stderr
@@ -72,13 +74,23 @@ def test_with_aks_driver_validate_warns_at_the_pool(tmp_path: Path) -> None:
     (cluster,) = env.spec.clusters
     assert not plan_addons(env.spec, cluster).gpudirect_rdma
     assert "gpudirect_rdma" not in platform_view(env, cluster).args
+    # One NFD here too: the device plugin chart's (its workers list PCI class 02, so they
+    # label the HCAs); the Network Operator's own stays off.
+    (pool,) = cluster.node_pools
+    shape = catalog.shape("aks", pool.machine_type)
+    assert shape is not None
+    pods = node_pods(env.spec, cluster, pool, shape)
+    assert pods is not None
+    assert [p.name for p in pods if "node-feature-discovery" in p.name] == [
+        "node-feature-discovery-worker"
+    ]
 
 
 @pytest.mark.terraform
 def test_the_module_plans_driver_rdma_only_when_asked(tmp_path: Path) -> None:
     charts = {
         name: {"repository": pin.repository, "chart": pin.chart, "version": pin.version}
-        for name in ("gpu-operator", "network-operator")
+        for name in ("gpu-operator", "network-operator", "nvidia-device-plugin")
         for pin in [catalog.chart(name)]
     }
     calls = {
@@ -95,6 +107,12 @@ def test_the_module_plans_driver_rdma_only_when_asked(tmp_path: Path) -> None:
             "device_plugin": "gpu-operator",
             "operator_driver": True,
             "dcgm": "operator",
+        },
+        "managed": {
+            "cloud": "aks",
+            "device_plugin": "nvidia-device-plugin",
+            "plugin_pools": ["ndh100"],
+            "network_operator": True,
         },
     }
     module = tmp_path / "gpu-platform"
@@ -124,4 +142,10 @@ def test_the_module_plans_driver_rdma_only_when_asked(tmp_path: Path) -> None:
 
     assert driver("rdma") == {"enabled": True, "rdma": {"enabled": True, "useHostMofed": False}}
     assert driver("plain") == {"enabled": True}
-    assert "module.rdma.helm_release.network_operator[0]" in planned
+    # One NFD where the GPU Operator runs: its workers label the HCAs (class 0207, vendor 15b3)
+    # that the Network Operator's daemonsets select; the Network Operator's own NFD is off.
+    # The same beside the device plugin chart, whose NFD workers list PCI class 02.
+    for call in ("rdma", "managed"):
+        network = planned[f"module.{call}.helm_release.network_operator[0]"]["values"]
+        assert yaml.safe_load(network[0])["nfd"] == {"enabled": False}, call
+    assert "module.managed.helm_release.device_plugin[0]" in planned

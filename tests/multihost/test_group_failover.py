@@ -3,7 +3,7 @@
 The 405B example serves one group of 2 x p5.48xlarge in us-east-1 with a cold standby in
 us-west-2 (tests/multihost/test_moves.py). The failover sets the standby's LeaderWorkerSet to
 one group and applies it first; that apply carries the wait for every group (model-server
-3.3.0); only then is the source's set brought to 0 groups, with no wait.
+3.4.0); only then is the source's set brought to 0 groups, with no wait.
 
 What is real: the terraform binary, gpuplat as a separate process, both serving roots' state in
 moto's S3, the plans of the rendered roots. What is not: the kubernetes provider is the schema

@@ -1,4 +1,4 @@
-"""A multi-host group's apply waits until every group is ready (model-server 3.3.0).
+"""A multi-host group's apply waits until every group is ready (model-server 3.4.0).
 
 The LeaderWorkerSet's kubernetes_manifest carries a ``wait`` on the set's status: the
 provider's field waiter (hashicorp/kubernetes ``manifest/provider/waiter.go``) polls the object

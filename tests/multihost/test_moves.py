@@ -3,7 +3,7 @@
 ``failover --dry-run`` plans a group's move: whole groups (GPUs always running = groups x nodes
 x GPUs), the LeaderWorkerSet's count changed in place (no replacement), the target's own GPU
 fabric required on the group's pool, and the wait for every group before the source goes: the
-set's apply waits for them (model-server 3.3.0, tests/multihost/test_group_wait.py). Carrying a
+set's apply waits for them (model-server 3.4.0, tests/multihost/test_group_wait.py). Carrying a
 move out (``failover`` without --dry-run, ``converge``) goes ahead, except where nothing can
 wait for the groups: an autoscaled group (KEDA's count), or converge running groups on a
 cluster without a fabric; those are refused, located, with exit 7. Nothing runs terraform.

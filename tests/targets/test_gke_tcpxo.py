@@ -231,6 +231,31 @@ def test_every_pod_of_the_group_runs_the_tcpxo_daemon_beside_the_server(folder: 
     assert not any(r.startswith("networking.gke.io") for r in queue["coveredResources"])
 
 
+def test_nccl_starts_only_once_the_tcpxo_daemon_is_initialized(folder: Path) -> None:
+    # best-practice.md: given HEALTH_CHECK_LOG_FILE, RxDM writes that file once initialized
+    # (never on a bad node) and a startup probe reads it. A native sidecar's startup probe
+    # holds back the pod's next containers: the server, whose launch starts NCCL.
+    (plan,) = serving_plans(load_project(folder).envs["dev"])
+    objects = {str(o["kind"]): o for o in serving_objects(plan)}
+    lws = objects["LeaderWorkerSet"]
+    template = lws["spec"]["leaderWorkerTemplate"]  # type: ignore[index]
+    for role in ("leaderTemplate", "workerTemplate"):
+        spec = template[role]["spec"]
+        *_, daemon = spec["initContainers"]
+        assert daemon["restartPolicy"] == "Always"
+        env = {e["name"]: e["value"] for e in daemon["env"]}
+        health = env["HEALTH_CHECK_LOG_FILE"]
+        assert "_" not in health  # the daemon writes no file whose name holds an underscore
+        probe = daemon["startupProbe"]
+        assert probe["exec"] == {"command": ["cat", health]}
+        assert (probe["initialDelaySeconds"], probe["periodSeconds"]) == (1, 5)
+        # Allowed at least the daemon's ~30 s initialization, and at most a few minutes.
+        budget = probe["initialDelaySeconds"] + probe["periodSeconds"] * probe["failureThreshold"]
+        assert 30 < budget <= 180
+        assert [c["name"] for c in spec["containers"]] == ["server"]
+    assert crds.check_object(lws, crds.Result()) == []
+
+
 @pytest.mark.terraform
 def test_the_group_with_its_sidecar_plans_and_equals_the_plain_manifests(
     folder: Path, tmp_path: Path

@@ -1,6 +1,6 @@
 """What `gpuplat failover` and `gpuplat converge` still refuse of a multi-host workload's move.
 
-A multi-host workload is a LeaderWorkerSet of groups. Since model-server 3.3.0 the set's apply
+A multi-host workload is a LeaderWorkerSet of groups. Since model-server 3.4.0 the set's apply
 waits until every group is ready (its status counts them), as a Deployment's waits for its
 rollout, so a move carries out like one: the target's apply returns once its groups serve,
 and only then do the sources go. The set's count changes in place, so nothing is replaced.

@@ -43,7 +43,7 @@ def located(exc: TerraformError, stage: StageRoot, env: EnvSpec | None = None) -
             where = f"{rel}:{diag.line or 0}:{diag.column or 0}"
         spec = ""
         if diag.address and locator is not None:
-            element: Element = element_of(diag.address, table)
+            element: Element = element_of(diag.address, table, stage.cluster)
             if element.kind != "other":
                 spec = f"  (from {element.label()} at {locator.mark(element.path)})"
         head = f"{diag.severity}: {diag.summary}"

@@ -74,6 +74,8 @@ def plan_envs(
     outcome = render_project(root, envs, check=check, load=True)
     project = outcome.project
     assert project is not None  # render_project(load=True) always loads it
+    for gone in outcome.result.left:
+        progress.say(progress.console.format_diagnostic(gone))
     units = [
         (
             name,

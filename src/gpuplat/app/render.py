@@ -7,14 +7,14 @@ render whose inputs and outputs are unchanged since the last one is answered fro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gpuplat import runlock
 from gpuplat.errors import GpuplatError, StaleError, user_files
-from gpuplat.spec.diagnostics import Diagnostic
+from gpuplat.spec.diagnostics import Diagnostic, Severity
 from gpuplat.tree import writer
 from gpuplat.tree.changes import Change, Diff, diff
 from gpuplat.tree.fingerprint import (
@@ -46,6 +46,8 @@ class RenderResult:
     files: int = 0
     manifests: tuple[int, bool] | None = None
     """Plain manifests: how many files, and whether any was written."""
+    left: list[Diagnostic] = field(default_factory=list)
+    """Clusters gone from the spec whose roots this render deletes (also in ``warnings``)."""
 
     @property
     def nothing_to_do(self) -> bool:
@@ -135,14 +137,16 @@ def render_project(
         previous = read_manifest(root)
         manifest = updated_manifest(previous, rendered)
         found = diff(root, rendered, previous, manifest, project.envs)
+        left = left_clusters(previous, manifest, project.envs)
         result = RenderResult(
             tuple(project.envs),
             found.changes,
             found.new_module_folders,
             found.edited_roots,
             written=False,
-            warnings=project.warnings,
+            warnings=[*project.warnings, *left],
             files=len(rendered.files) + len(rendered.module_hashes),
+            left=left,
         )
         if found.edited_modules:
             raise _edited_modules(found)
@@ -170,6 +174,36 @@ def render_project(
                 result.written = True
             _remember(root, project, manifest)
         return RenderOutcome(result, project, manifest)
+
+
+def left_clusters(previous: Manifest, manifest: Manifest, envs: Iterable[str]) -> list[Diagnostic]:
+    """A warning per cluster the last render had and this one has not.
+
+    Its roots are deleted with the render, and gpuplat plans only the spec's clusters: what its
+    state holds (the cluster, its GPU pools, a Traffic Manager profile of the first cluster) is
+    never destroyed, and keeps running and costing.
+    """
+    out = []
+    for env in envs:
+        before, after = previous.envs.get(env), manifest.envs.get(env)
+        if before is None or after is None:
+            continue
+        for cluster in sorted(set(before.clusters) - set(after.clusters)):
+            out.append(
+                Diagnostic(
+                    Severity.WARNING,
+                    f"cluster {cluster} left the spec of {env}: its roots are deleted, and no "
+                    "plan will reach what its state holds (the cluster, its GPU pools, a front "
+                    "door's profile)",
+                    None,
+                    ("clusters",),
+                    hint=f"if anything of it was applied, put it back and run `gpuplat destroy "
+                    f"{env} --cluster {cluster}` first (for a workload behind a front door, take "
+                    "it out of the workload's clusters and apply before), then remove it",
+                    envs=(env,),
+                )
+            )
+    return out
 
 
 def _load(root: Path, envs: Sequence[str]) -> Project:

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpuplat.conformance.hclread import Block, HclParseError, parse_file
+from gpuplat.conformance.hclread import Block, HclParseError, ParsedFiles
 from gpuplat.conformance.report import Violation, suggest
 
 _REF = re.compile(r"^\$\{\s*([A-Za-z][\w-]*)\.([A-Za-z][\w-]*)\s*\}$")
@@ -71,9 +71,9 @@ def _literal(value: object) -> str | None:
     return None
 
 
-def _read(path: Path, folder: _Folder) -> None:
+def _read(path: Path, folder: _Folder, parsed: ParsedFiles) -> None:
     try:
-        body = parse_file(path)
+        body = parsed.body(path)
     except HclParseError:
         return  # the file checker reports it
     for block in body.blocks:
@@ -152,20 +152,29 @@ def _used_by_resource(path: Path, block: Block, folder: _Folder) -> None:
     folder.used.append((path, provider.line, address, ref))
 
 
-def undeclared_aliases(files: Iterable[Path]) -> list[Violation]:
-    """A violation for each alias a folder's blocks name that the folder does not declare."""
+def undeclared_aliases(files: Iterable[Path], parsed: ParsedFiles | None = None) -> list[Violation]:
+    """A violation for each alias a folder's blocks name that the folder does not declare.
+
+    Args:
+        files: The .tf files asked about (their folders' other files are read too).
+        parsed: The run's parsed files (a new set when not given).
+
+    Returns:
+        The violations.
+    """
+    parsed = parsed if parsed is not None else ParsedFiles()
     given = list(files)
     folders: dict[Path, _Folder] = {}
     for parent in sorted({p.parent for p in given}):
         # Every .tf file of the folder: a declaration may be in a file not asked about.
         for path in sorted(parent.glob("*.tf")):
-            _read(path, folders.setdefault(parent, _Folder()))
+            _read(path, folders.setdefault(parent, _Folder()), parsed)
     asked = set(given)
     out: list[Violation] = []
     for folder in list(folders.values()):
         for call in folder.calls:
             if call.path in asked:
-                out.extend(_call_violations(call, _child(call.child, folders)))
+                out.extend(_call_violations(call, _child(call.child, folders, parsed)))
     for folder in folders.values():
         for path, line, address, ref in folder.used:
             if ref in folder.declared or path not in asked:
@@ -187,7 +196,7 @@ def undeclared_aliases(files: Iterable[Path]) -> list[Violation]:
     return out
 
 
-def _child(where: Path, folders: dict[Path, _Folder]) -> _Folder | None:
+def _child(where: Path, folders: dict[Path, _Folder], parsed: ParsedFiles) -> _Folder | None:
     """What a called folder declares (read once); None when it has no .tf file (the module
     source check reports that)."""
     key = Path(os.path.normpath(where))
@@ -196,7 +205,7 @@ def _child(where: Path, folders: dict[Path, _Folder]) -> _Folder | None:
         if not paths:
             return None
         for path in paths:
-            _read(path, folders.setdefault(key, _Folder()))
+            _read(path, folders.setdefault(key, _Folder()), parsed)
     return folders[key]
 
 

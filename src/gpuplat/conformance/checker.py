@@ -8,7 +8,7 @@ from pathlib import Path
 from gpuplat.conformance import builtin
 from gpuplat.conformance.aliases import undeclared_aliases
 from gpuplat.conformance.body import BodyChecker
-from gpuplat.conformance.hclread import Block, Body, HclParseError, parse_file
+from gpuplat.conformance.hclread import Block, Body, HclParseError
 from gpuplat.conformance.manifests import MANIFEST, CustomResources
 from gpuplat.conformance.modules import ModuleCalls
 from gpuplat.conformance.report import CheckReport, Collector, Violation, suggest
@@ -83,7 +83,7 @@ class FileChecker:
             Errors and notes, in source order.
         """
         try:
-            body = parse_file(self.file)
+            body = self.modules.parsed.body(self.file)
         except HclParseError as exc:
             self.out.add(exc.line, "parse-error", self.file.name, f"HCL parse error: {exc}")
             return self.out.found
@@ -312,7 +312,7 @@ def check(
         files += 1
         blocks += checker.blocks
         checked.append(path)
-    errors.extend(undeclared_aliases(checked))
+    errors.extend(undeclared_aliases(checked, modules.parsed))
     in_yaml, manifests = check_yaml(paths, custom.result)
     errors.extend(in_yaml)
     counts = rules.counts() if rules is not None else {}

@@ -134,20 +134,43 @@ def parse_text(text: str) -> Body:
     return _body(start.body)
 
 
-def parse_file(path: Path) -> Body:
-    """Parse one .tf file.
-
-    Args:
-        path: The file.
-
-    Returns:
-        The top-level body.
-
-    Raises:
-        HclParseError: When the file is not valid HCL or not UTF-8.
-    """
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise HclParseError(f"not UTF-8: {exc}", 1) from exc
-    return parse_text(text)
+
+
+class ParsedFiles:
+    """The .tf files one check has parsed, by content: a file read by several passes (the file
+    checker, the alias pass, the module-call check) or copied into several trees (an example's
+    modules in every environment) is parsed once. The bodies are frozen; their parse trees are
+    only read."""
+
+    def __init__(self) -> None:
+        """Start with nothing parsed."""
+        self._bodies: dict[str, Body | HclParseError] = {}
+
+    def body(self, path: Path) -> Body:
+        """Parse one .tf file, or return the body of the same text parsed before.
+
+        Args:
+            path: The file.
+
+        Returns:
+            The top-level body.
+
+        Raises:
+            HclParseError: When the file is not valid HCL or not UTF-8.
+        """
+        text = _read_text(path)
+        found = self._bodies.get(text)
+        if found is None:
+            try:
+                found = parse_text(text)
+            except HclParseError as exc:
+                found = exc
+            self._bodies[text] = found
+        if isinstance(found, HclParseError):
+            raise HclParseError(str(found), found.line)
+        return found

@@ -6,7 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpuplat.conformance.builtin import MODULE_META_ARGUMENTS
-from gpuplat.conformance.hclread import Block, Body, HclParseError, literal_string, parse_file
+from gpuplat.conformance.hclread import (
+    Block,
+    Body,
+    HclParseError,
+    ParsedFiles,
+    literal_string,
+)
 from gpuplat.conformance.report import Collector, suggest
 
 LOCAL_PREFIXES = ("./", "../")
@@ -23,15 +29,20 @@ class ModuleInterface:
 class ModuleCalls:
     """Checks module calls; child modules are read once per run."""
 
-    def __init__(self) -> None:
-        """Start with an empty cache of child modules."""
+    def __init__(self, parsed: ParsedFiles | None = None) -> None:
+        """Start with an empty cache of child modules.
+
+        Args:
+            parsed: The run's parsed files (a new set when not given).
+        """
+        self.parsed = parsed if parsed is not None else ParsedFiles()
         self._cache: dict[Path, ModuleInterface] = {}
         self._bodies: dict[Path, list[tuple[Path, Body]] | str] = {}
 
     def bodies(self, directory: Path) -> list[tuple[Path, Body]] | str:
         """The parsed .tf files of a child module (cached), or why they cannot be read."""
         if directory not in self._bodies:
-            self._bodies[directory] = _read_bodies(directory)
+            self._bodies[directory] = _read_bodies(directory, self.parsed)
         return self._bodies[directory]
 
     def interface(self, directory: Path) -> ModuleInterface:
@@ -108,7 +119,7 @@ class ModuleCalls:
                 )
 
 
-def _read_bodies(directory: Path) -> list[tuple[Path, Body]] | str:
+def _read_bodies(directory: Path, parsed: ParsedFiles) -> list[tuple[Path, Body]] | str:
     if not directory.is_dir():
         return f"module directory {directory} does not exist"
     files = sorted(directory.glob("*.tf"))
@@ -117,7 +128,7 @@ def _read_bodies(directory: Path) -> list[tuple[Path, Body]] | str:
     out = []
     for path in files:
         try:
-            out.append((path, parse_file(path)))
+            out.append((path, parsed.body(path)))
         except HclParseError as exc:
             return f"module file {path}:{exc.line} does not parse: {exc}"
     return out

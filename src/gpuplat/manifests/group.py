@@ -44,15 +44,30 @@ def _role(pod: Obj, group: GroupPlan, *, leader: bool) -> Obj:
 
 def _add_sidecar(pod: Obj, sidecar: Sidecar) -> None:
     """``sidecar`` as the pod's last init container that keeps running (a native sidecar: it
-    starts before the server and stops after it), with its node directories as volumes."""
+    starts before the server and stops after it; with a startup probe, the server starts once
+    the probe has passed), with its node directories as volumes."""
+    check = sidecar.startup
     container: Obj = {
         "name": sidecar.name,
         "image": sidecar.image,
         "restartPolicy": "Always",
         "command": list(sidecar.command),
         **(
-            {"env": [{"name": k, "value": v} for k, v in sidecar.env.items()]}
+            {"env": [{"name": k, "value": sidecar.env[k]} for k in sorted(sidecar.env)]}
             if sidecar.env
+            else {}
+        ),
+        **(
+            {
+                "startupProbe": {
+                    "exec": {"command": list(check.command)},
+                    "initialDelaySeconds": check.initial_delay_seconds,
+                    "periodSeconds": check.period_seconds,
+                    "timeoutSeconds": check.timeout_seconds,
+                    "failureThreshold": check.failure_threshold,
+                }
+            }
+            if check is not None
             else {}
         ),
         **(

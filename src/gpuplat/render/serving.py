@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from gpuplat.hcl.writer import Raw, expr, raw
 from gpuplat.render.access import provider_alias
 from gpuplat.render.naming import module_label
-from gpuplat.targets.fabric import HostMount, Sidecar
+from gpuplat.targets.fabric import HostMount, Sidecar, StartupCheck
 from gpuplat.workload.blob import CLIENT_ID_ANNOTATION, BlobReader
 from gpuplat.workload.group import RESTART_POLICY, STARTUP_POLICY, GroupPlan
 from gpuplat.workload.health import Probe
@@ -213,6 +213,17 @@ def _sidecar(sidecar: Sidecar) -> dict[str, object]:
             }
             for m in sidecar.mounts
         ],
+        **({"startup_probe": _check(sidecar.startup)} if sidecar.startup is not None else {}),
+    }
+
+
+def _check(check: StartupCheck) -> dict[str, object]:
+    return {
+        "command": list(check.command),
+        "initial_delay_seconds": check.initial_delay_seconds,
+        "period_seconds": check.period_seconds,
+        "timeout_seconds": check.timeout_seconds,
+        "failure_threshold": check.failure_threshold,
     }
 
 

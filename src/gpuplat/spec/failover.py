@@ -14,7 +14,7 @@ role's count. KEDA moves a ``scale_to_zero`` workload's count itself, both ways.
 A multi-host workload moves by whole groups: its GPUs always running are groups x nodes x
 GPUs, the LeaderWorkerSet's count changes in place (no replacement), and the target must have
 its own GPU fabric on the group's pool (the fabrics need not be of one kind: each cluster's
-pods use their own). The set's apply waits until every group is ready (model-server 3.3.0),
+pods use their own). The set's apply waits until every group is ready (model-server 3.4.0),
 as a Deployment's waits for its rollout; an autoscaled set's count is KEDA's and nothing waits
 for it, so the plan says to wait until the set reports its groups ready before phase 2.
 

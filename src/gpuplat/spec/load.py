@@ -7,17 +7,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
 
 from gpuplat import clock
 from gpuplat.errors import ExitCode, GpuplatError, SpecError
-from gpuplat.spec.convert import diagnostics_from, without_bad_values
 from gpuplat.spec.diagnostics import Diagnostic, Mark, Severity, sort_diagnostics
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.merge import merge
 from gpuplat.spec.model import Environment, Spec
 from gpuplat.spec.source import Node, load_file
+from gpuplat.spec.validation import Validator, kind_of
+
+if TYPE_CHECKING:
+    from gpuplat.spec.checks.reuse import ClusterChecks
 
 SPEC_FILE = "gpuplat.yaml"
 BASE_ONLY_KEYS = ("version", "project", "environments")
@@ -121,11 +123,17 @@ def load_project(
     if declared:
         diags.extend(_stray_overlays(root, declared, listing))
     loaded: dict[str, EnvSpec] = {}
+    validator = Validator()
+    from gpuplat.spec.checks.reuse import ClusterChecks
+
+    reuse = ClusterChecks()
     if not selected:
         # No usable environments list: validate the base alone so its errors are reported.
-        diags.extend(_validate(base.root, {SPEC_FILE: 0})[1])
+        diags.extend(validator.validate(base.root, {SPEC_FILE: 0})[1])
     for name in selected:
-        env_spec, env_diags = _load_env(root, base.root, name, declared[name], on, read)
+        env_spec, env_diags = _load_env(
+            root, base.root, name, declared[name], on, read, validator, reuse
+        )
         if env_spec is not None and tolerate is not None:
             env_diags = [d for d in env_diags if not (d.is_error and tolerate(env_spec, d))]
         diags.extend(replace(d, envs=(name,)) for d in env_diags)
@@ -233,6 +241,8 @@ def _load_env(
     declared_overlay: str | None,
     today: date,
     read: dict[str, str],
+    validator: Validator,
+    reuse: ClusterChecks,
 ) -> tuple[EnvSpec | None, list[Diagnostic]]:
     rel = overlay_path(name, declared_overlay)
     read[rel] = "-"
@@ -252,7 +262,7 @@ def _load_env(
             diags.append(
                 overlay_locator.error(
                     (),
-                    f"an overlay must be a mapping of keys to values, got {_kind(loaded.root)}",
+                    f"an overlay must be a mapping of keys to values, got {kind_of(loaded.root)}",
                     "write the keys of gpuplat.yaml you want to change in this environment",
                 )
             )
@@ -285,7 +295,7 @@ def _load_env(
             )
         )
         return None, diags
-    spec, found, repaired = _validate(tree, ranks)
+    spec, found, repaired = validator.validate(tree, ranks)
     if tree is not base:
         from gpuplat.spec.overlay_names import misnamed
 
@@ -294,7 +304,7 @@ def _load_env(
     from gpuplat.spec.checks import run_checks
 
     if spec is not None:
-        diags.extend(run_checks(spec, Locator(tree, ranks), today))
+        diags.extend(run_checks(spec, Locator(tree, ranks), today, reuse))
     if spec is not None and not repaired:
         from gpuplat.spec.checks.resilience import check as check_resilience
 
@@ -310,34 +320,6 @@ def _load_env(
     return EnvSpec(env, spec, tree, tuple(files), rel), diags
 
 
-def _validate(tree: Node, ranks: dict[str, int]) -> tuple[Spec | None, list[Diagnostic], bool]:
-    """Validate a merged tree: (spec, problems, whether the spec is a repaired stand-in).
-
-    When pydantic rejects only optional or unknown values, the spec without them is returned
-    as a stand-in, so the semantic checks can still report every other problem at once.
-    """
-    locator = Locator(tree, ranks)
-    if not isinstance(tree.value, dict):
-        problem = locator.error(
-            (),
-            f"the spec must be a mapping of keys to values, got {_kind(tree)}",
-            "start from `gpuplat init`, which writes a working spec",
-        )
-        return None, [problem], False
-    data = tree.to_data()
-    try:
-        return Spec.model_validate(data), [], False
-    except ValidationError as exc:
-        diags = diagnostics_from(exc, Spec, locator)
-        repaired = without_bad_values(data, exc, Spec, tree)
-    if repaired is not None:
-        try:
-            return Spec.model_validate(repaired), diags, True
-        except ValidationError:
-            pass
-    return None, diags, False
-
-
 def _env_index(base: Node, name: str) -> int:
     assert isinstance(base.value, dict)
     items = base.value["environments"].value
@@ -346,16 +328,6 @@ def _env_index(base: Node, name: str) -> int:
         if isinstance(item.value, dict) and getattr(item.value.get("name"), "value", None) == name:
             return index
     return 0
-
-
-def _kind(node: Node) -> str:
-    if isinstance(node.value, list):
-        return "a list"
-    if isinstance(node.value, str):
-        return "a string"
-    if node.value is None:
-        return "nothing"
-    return f"the value {node.raw or node.value}"
 
 
 def _spec_error(diags: Sequence[Diagnostic]) -> SpecError:

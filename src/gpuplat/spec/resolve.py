@@ -50,8 +50,27 @@ class PoolGpu:
         return wanted in {n.lower() for n in names if n}
 
 
+_RESOLVED: dict[tuple[str, int], tuple[NodePool, PoolGpu]] = {}
+"""resolve_pool by cloud and pool (by identity, the pool kept so that its id stays its own):
+the checks, the capacity arithmetic and the views ask for every pool several times, and the
+environments of one load share the pools no overlay touches."""
+_RESOLVED_MAX = 1 << 15
+
+
 def resolve_pool(cluster: Cluster, pool: NodePool) -> PoolGpu:
     """What GPU a pool has, from its machine shape and the catalog (spec values win)."""
+    key = (cluster.cloud, id(pool))
+    known = _RESOLVED.get(key)
+    if known is not None and known[0] is pool:
+        return known[1]
+    found = _resolve_pool(cluster, pool)
+    if len(_RESOLVED) >= _RESOLVED_MAX:
+        _RESOLVED.clear()
+    _RESOLVED[key] = (pool, found)
+    return found
+
+
+def _resolve_pool(cluster: Cluster, pool: NodePool) -> PoolGpu:
     shape = catalog.shape(cluster.cloud, pool.machine_type)
     gpu: GpuModel | None = None
     accelerator = pool.accelerator

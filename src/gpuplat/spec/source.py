@@ -28,8 +28,34 @@ MAX_DEPTH = 64
 
 Scalar = str | int | float | bool | None
 
-_Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _RESOLVER = yaml.resolver.Resolver()
+_IMPLICIT: dict[tuple[str, tuple[bool, bool]], str] = {}
+"""The tag PyYAML's resolver gives a scalar, by its text: a few hundred distinct texts (names,
+machine types, counts) make up the thousands of scalars of a large spec, and the regular
+expressions of each lookup are most of the parse (a spec's loader adds no path resolvers, so
+a scalar's tag depends on its text alone)."""
+_IMPLICIT_MAX = 1 << 16
+
+
+def _implicit_tag(text: str, implicit: tuple[bool, bool]) -> str:
+    key = (text, implicit)
+    tag = _IMPLICIT.get(key)
+    if tag is None:
+        if len(_IMPLICIT) >= _IMPLICIT_MAX:
+            _IMPLICIT.clear()
+        tag = _IMPLICIT[key] = _RESOLVER.resolve(yaml.ScalarNode, text, implicit)  # type: ignore[no-untyped-call]
+    return tag
+
+
+def _resolve(self: yaml.resolver.BaseResolver, kind: type, value: object, implicit: object) -> str:
+    if kind is yaml.ScalarNode and isinstance(value, str) and isinstance(implicit, tuple):
+        return _implicit_tag(value, implicit)
+    return yaml.resolver.Resolver.resolve(self, kind, value, implicit)  # type: ignore[no-untyped-call,no-any-return]
+
+
+_Loader: type = type(
+    "_Loader", (getattr(yaml, "CSafeLoader", yaml.SafeLoader),), {"resolve": _resolve}
+)
 
 _TAG = "tag:yaml.org,2002:"
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
@@ -285,7 +311,7 @@ class _Builder:
             if node.tag != _TAG + "str":
                 self._bad_tag(node.tag, mark, path)
             return Node(text, mark, key_mark, text, quoted=True)
-        implicit: str = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
+        implicit = _implicit_tag(text, (True, False))
         if node.tag == implicit:
             return Node(_core_scalar(text), mark, key_mark, text)
         # An explicit tag such as !!str or !!int on a plain scalar.

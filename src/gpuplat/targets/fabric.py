@@ -20,6 +20,19 @@ class HostMount:
 
 
 @dataclass(frozen=True)
+class StartupCheck:
+    """A sidecar's startup probe: a command run in it until it succeeds. The kubelet starts
+    the pod's next containers (the server) only once a native sidecar's probe has succeeded,
+    and restarts the sidecar when the probe fails ``failure_threshold`` times in a row."""
+
+    command: tuple[str, ...]
+    initial_delay_seconds: int
+    period_seconds: int
+    timeout_seconds: int
+    failure_threshold: int
+
+
+@dataclass(frozen=True)
 class Sidecar:
     """A container beside the server in every pod of a group (a fabric's daemon), started
     before it and stopped after it (an init container that restarts: a native sidecar)."""
@@ -31,6 +44,8 @@ class Sidecar:
     capabilities: tuple[str, ...] = ()
     """Linux capabilities it adds (the others stay as the runtime gives them)."""
     mounts: tuple[HostMount, ...] = ()
+    startup: StartupCheck | None = None
+    """Without it the server starts as soon as the sidecar's process runs."""
 
 
 @dataclass(frozen=True)

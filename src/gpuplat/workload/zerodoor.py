@@ -23,10 +23,15 @@ INTERCEPTOR_SELECTOR = (
     ("app.kubernetes.io/instance", "keda-add-ons-http"),
     ("app.kubernetes.io/name", "http-add-on"),
 )
-"""The interceptor's pods, as the chart's own proxy Service selects them (kedacore/charts
-http-add-on/templates/interceptor/service-proxy.yaml; the release is named keda-add-ons-http)."""
+"""The interceptor's pods, as the chart's own proxy Service selects them; the release is named
+keda-add-ons-http. Read in kedacore/charts at tag keda-add-ons-http-v0.12.0 (the pinned chart):
+http-add-on/templates/interceptor/service-proxy.yaml selects component and name plus the
+``keda-http-add-on.matchLabels`` of _helpers.tpl (part-of: the chart's name, managed-by: Helm,
+instance: the release's name), and interceptor/deployment.yaml gives the pods all of them.
+Three of the five select the same pods."""
 INTERCEPTOR_PORT_NAME = "proxy"
-"""The interceptor container's named proxy port (the chart's proxy Service's targetPort)."""
+"""The interceptor container's named proxy port (the chart's proxy Service's targetPort; the
+container port is ``interceptor.proxy.port``, 8080 in the chart's values, as HTTP_INTERCEPTOR)."""
 
 
 def server_address(workload: Workload, cloud: str) -> dict[str, str] | None:

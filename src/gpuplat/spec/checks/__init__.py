@@ -5,21 +5,15 @@ from __future__ import annotations
 from datetime import date
 
 from gpuplat.spec.checks import address, clusters, environments, names, pools, settings, workloads
+from gpuplat.spec.checks.reuse import ClusterChecks, pool_context
 from gpuplat.spec.diagnostics import Diagnostic
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Spec
 
-_CHECKS = (
-    names.check,
-    environments.check,
-    settings.check,
-    clusters.check,
-    pools.check,
-    address.subscriptions,
-)
 
-
-def run_checks(spec: Spec, locator: Locator, today: date) -> list[Diagnostic]:
+def run_checks(
+    spec: Spec, locator: Locator, today: date, reuse: ClusterChecks | None = None
+) -> list[Diagnostic]:
     """Run every check on a validated spec; return every problem found, unsorted.
 
     ``today`` is the day the support calendar is read for (a minor past its cloud's support,
@@ -27,10 +21,16 @@ def run_checks(spec: Spec, locator: Locator, today: date) -> list[Diagnostic]:
 
     Workload checks skip pools that already have an error: arithmetic on a pool with an
     unknown shape or an invalid MIG profile would only repeat the same problem in other words.
+
+    ``reuse`` holds the per-cluster problems of environments checked before in the same load;
+    a cluster they share is not checked again.
     """
-    out: list[Diagnostic] = []
-    for check in _CHECKS:
-        out.extend(check(spec, locator))
+    reuse = reuse if reuse is not None else ClusterChecks()
+    out: list[Diagnostic] = [*names.check(spec, locator), *environments.check(spec, locator)]
+    out.extend(reuse.run("settings", settings.cluster_settings, spec, locator))
+    out.extend(clusters.check(spec, locator))
+    out.extend(reuse.run("pools", pools.cluster_pools, spec, locator, pool_context(spec, locator)))
+    out.extend(address.subscriptions(spec, locator))
     out.extend(clusters.calendar(spec, locator, today))
     broken: set[tuple[str, str]] = set()
     for diag in out:

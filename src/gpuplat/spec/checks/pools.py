@@ -18,7 +18,7 @@ from gpuplat.spec.checks.nodes import (
 from gpuplat.spec.checks.sharing import sharing
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
-from gpuplat.spec.model import NodePool, Spec
+from gpuplat.spec.model import Cluster, NodePool, Spec
 from gpuplat.spec.resolve import PoolGpu, resolve_pool
 from gpuplat.targets import Target, target
 
@@ -27,19 +27,25 @@ __all__ = ["GPU_TAINT_KEY", "MAX_RUN_DURATION", "check", "label_key_problem", "l
 
 def check(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
     for i, cluster in enumerate(spec.clusters):
-        cloud = target(cluster.cloud)
-        for j, pool in enumerate(cluster.node_pools):
-            base = ("clusters", i, "node_pools", j)
-            gpu = resolve_pool(cluster, pool)
-            own = cloud.check_shape(cluster, pool, base, loc)
-            yield from own if own is not None else _shape(cloud, pool, gpu, base, loc)
-            yield from sharing(pool, gpu, base, loc)
-            yield from capacity(cluster, pool, base, loc)
-            yield from ladder.check(spec, cluster, pool, base, loc)
-            yield from placement(cluster, pool, base, loc)
-            yield from node_settings(spec, cluster, pool, base, loc)
-            yield from labels_taints(pool, base, loc)
-            yield from cloud.check_pool(spec, cluster, pool, gpu, base, loc)
+        yield from cluster_pools(spec, i, cluster, loc)
+
+
+def cluster_pools(spec: Spec, i: int, cluster: Cluster, loc: Locator) -> Iterator[Diagnostic]:
+    """The pools of one cluster (``clusters[i]``). Besides the cluster, this reads the
+    add-ons and the workloads (:func:`gpuplat.spec.checks.reuse.pool_context`)."""
+    cloud = target(cluster.cloud)
+    for j, pool in enumerate(cluster.node_pools):
+        base = ("clusters", i, "node_pools", j)
+        gpu = resolve_pool(cluster, pool)
+        own = cloud.check_shape(cluster, pool, base, loc)
+        yield from own if own is not None else _shape(cloud, pool, gpu, base, loc)
+        yield from sharing(pool, gpu, base, loc)
+        yield from capacity(cluster, pool, base, loc)
+        yield from ladder.check(spec, cluster, pool, base, loc)
+        yield from placement(cluster, pool, base, loc)
+        yield from node_settings(spec, cluster, pool, base, loc)
+        yield from labels_taints(pool, base, loc)
+        yield from cloud.check_pool(spec, cluster, pool, gpu, base, loc)
 
 
 def _shape(

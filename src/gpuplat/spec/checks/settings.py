@@ -34,17 +34,21 @@ def owned_settings() -> tuple[Owned, ...]:
 
 
 def check(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
-    table = owned_settings()
     for i, cluster in enumerate(spec.clusters):
-        written_cluster, exact = loc.node(("clusters", i))
-        start = (written_cluster, 2) if exact else None
-        for owned in table:
-            if cluster.cloud in owned.clouds:
-                continue
-            for path in _expand(cluster, ("clusters", i), owned.setting.path):
-                _, written = loc.node(path, start)
-                if written:
-                    yield _misplaced(cluster, path, owned, loc)
+        yield from cluster_settings(spec, i, cluster, loc)
+
+
+def cluster_settings(spec: Spec, i: int, cluster: Cluster, loc: Locator) -> Iterator[Diagnostic]:
+    """The settings of one cluster (``clusters[i]``); it reads nothing else of the spec."""
+    written_cluster, exact = loc.node(("clusters", i))
+    start = (written_cluster, 2) if exact else None
+    for owned in owned_settings():
+        if cluster.cloud in owned.clouds:
+            continue
+        for path in _expand(cluster, ("clusters", i), owned.setting.path):
+            _, written = loc.node(path, start)
+            if written:
+                yield _misplaced(cluster, path, owned, loc)
 
 
 def _expand(value: object, base: KeyPath, pattern: tuple[str, ...]) -> Iterator[KeyPath]:

@@ -7,6 +7,7 @@ Every value here is plain data; the templates write it through the one quoting f
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gpuplat import catalog
@@ -106,6 +107,14 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> ClusterView:
     )
 
 
+_VIEWS: dict[tuple[object, ...], tuple[tuple[object, ...], PoolView]] = {}
+"""Pool views by what they are made of besides the environment (the objects by identity, kept
+so that their ids stay their own): the environments of one load share the clusters, pools and
+ladders no overlay touches, and of a pool's arguments only its resource labels name the
+environment."""
+_VIEWS_MAX = 1 << 14
+
+
 def pool_view(
     target: Target,
     env: EnvSpec,
@@ -116,6 +125,29 @@ def pool_view(
 ) -> PoolView:
     """Arguments of the gke-gpu-node-pool module call for one node pool: a pool, or one rung
     of a pool's capacity ladder."""
+    plugin = target.device_plugin(env.spec)
+    held = (target, cluster, lad, rung)
+    key = (*(id(o) for o in held), cluster_module, plugin)
+    known = _VIEWS.get(key)
+    if known is None or any(a is not b for a, b in zip(known[0], held, strict=True)):
+        if len(_VIEWS) >= _VIEWS_MAX:
+            _VIEWS.clear()
+        known = _VIEWS[key] = (held, _pool_view(target, env, cluster, lad, rung, cluster_module))
+    args = dict(known[1].args)
+    args["resource_labels"] = resource_labels(env, cluster)
+    return replace(known[1], args=args)
+
+
+def _pool_view(
+    target: Target,
+    env: EnvSpec,
+    cluster: Cluster,
+    lad: Ladder,
+    rung: LadderRung,
+    cluster_module: str,
+) -> PoolView:
+    """The view of :func:`pool_view`: it reads the environment for its device plugin (the
+    spec's add-ons, resolved) and its resource labels only."""
     pool = rung.pool
     assert not isinstance(pool.capacity, list)  # a rung's node pool has one capacity type
     gpu = resolve_pool(cluster, pool)

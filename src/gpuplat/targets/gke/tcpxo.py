@@ -12,12 +12,15 @@ take, as GoogleCloudPlatform/container-engine-accelerators publishes them (commi
   1.29 and later), with the GPUs injected, /sys and /proc/sys of the node, NET_ADMIN and
   NET_BIND_SERVICE; NCCL reads /dev/aperture_devices and sources the plugin's
   ``nccl-env-profile.sh`` (``README.md``, release of Jan 9, 2026: installer v1.0.15, daemon
-  v1.0.21).
+  v1.0.21);
+- ``best-practice.md``, "Setup Startup Probe for the TCPXO-daemon Sidecar": given
+  ``HEALTH_CHECK_LOG_FILE``, the daemon creates that file once its initialization is done
+  (about 30 s; never on a node whose host components are broken), and a startup probe reads it.
 """
 
 from __future__ import annotations
 
-from gpuplat.targets.fabric import HostMount, Sidecar
+from gpuplat.targets.fabric import HostMount, Sidecar, StartupCheck
 
 ACCELERATOR = "nvidia-h100-mega-80gb"
 """The GKE accelerator of a3-megagpu-8g nodes (the installer's node affinity)."""
@@ -50,6 +53,23 @@ MIN_MINOR = (1, 29)
 Termination); TCPXO itself needs 1.28.9-gke.1289000 or later (README.md, May 2024 onward)."""
 
 
+HEALTH_FILE = "/run/health-check"
+"""Where the daemon writes that it is initialized (the name must not hold an underscore)."""
+STARTUP = StartupCheck(
+    command=("cat", HEALTH_FILE),
+    initial_delay_seconds=1,
+    period_seconds=5,
+    timeout_seconds=1,
+    failure_threshold=24,
+)
+"""The daemon's startup probe. As a native sidecar's, it holds the server (and so NCCL) back
+until RxDM is up. best-practice.md's example allows 6 failures 5 s apart (31 s) against an
+initialization of about 30 s; a failed probe restarts the daemon, and LeaderWorkerSet then
+recreates the whole group (an init container's restart counts as the pod's), which would never
+start on a slow but healthy node, so gpuplat allows 24 (2 minutes). On a good node the probe
+passes as soon as the file is there; only a bad node's failure is reported later."""
+
+
 def devices_annotation() -> str:
     """The NRI injector's annotation value: a YAML list of the daemon's device paths."""
     return "".join(f"- path: {d}\n" for d in DEVICES)
@@ -66,7 +86,7 @@ def daemon() -> Sidecar:
             "set -ex\nchmod 755 /fts/entrypoint_rxdm_container.sh\n"
             "/fts/entrypoint_rxdm_container.sh --num_hops=2 --num_nics=8",
         ),
-        env={"LD_LIBRARY_PATH": NVIDIA_LIB},
+        env={"LD_LIBRARY_PATH": NVIDIA_LIB, "HEALTH_CHECK_LOG_FILE": HEALTH_FILE},
         capabilities=("NET_ADMIN", "NET_BIND_SERVICE"),
         mounts=(
             # Writable as in Google's pods: RxDM tunes the node's network through them.
@@ -74,6 +94,7 @@ def daemon() -> Sidecar:
             HostMount("sys", "/sys", "/hostsysfs", read_only=False),
             HostMount("proc-sys", "/proc/sys", "/hostprocsysfs", read_only=False),
         ),
+        startup=STARTUP,
     )
 
 

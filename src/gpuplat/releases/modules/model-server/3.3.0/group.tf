@@ -23,7 +23,8 @@ locals {
     volumeMounts = concat(local.server.volumeMounts, [for m in local.host_mounts : { name = m.name, mountPath = m.mount_path, readOnly = m.read_only }])
   })
   # A daemon of the group's fabric (GKE TCPXO: RxDM) beside the server: the last init container,
-  # restarting (a native sidecar), so it starts before the server and stops after it.
+  # restarting (a native sidecar), so it starts before the server and stops after it. With a
+  # startup probe, the kubelet starts the server only once the probe has passed.
   sidecar        = var.group == null ? null : var.group.sidecar
   sidecar_mounts = local.sidecar == null ? [] : local.sidecar.host_mounts
   group_inits = concat(local.init_containers, [for c in(local.sidecar == null ? [] : [local.sidecar]) : merge(
@@ -36,6 +37,13 @@ locals {
     },
     length(c.env) == 0 ? {} : { env = [for k in sort(keys(c.env)) : { name = k, value = c.env[k] }] },
     length(c.capabilities) == 0 ? {} : { securityContext = { capabilities = { add = c.capabilities } } },
+    c.startup_probe == null ? {} : { startupProbe = {
+      exec                = { command = c.startup_probe.command }
+      initialDelaySeconds = c.startup_probe.initial_delay_seconds
+      periodSeconds       = c.startup_probe.period_seconds
+      timeoutSeconds      = c.startup_probe.timeout_seconds
+      failureThreshold    = c.startup_probe.failure_threshold
+    } },
   )])
   group_volumes = concat(
     local.volumes,
@@ -99,27 +107,8 @@ resource "kubernetes_manifest" "group" {
     force_conflicts = true
   }
 
-  # The apply returns once every group is ready, as the Deployment's waits for its rollout: the
-  # set's controller counts a group ready when its leader and all its workers are, and updated
-  # when they run the set's revision; both must reach the set's count (the provider's field
-  # waiter matches each value against its regular expression). A cold standby runs no group
-  # and an autoscaled set's count is KEDA's, so neither waits: their apply never blocks.
-  dynamic "wait" {
-    for_each = var.group.autoscaled || var.replicas.min == 0 ? [] : [var.replicas.min]
-    content {
-      fields = {
-        "status.readyReplicas"   = "^${wait.value}$"
-        "status.updatedReplicas" = "^${wait.value}$"
-      }
-    }
-  }
-
-  # Groups load their weights for as long as the Deployment's rollout may take; the provider's
-  # own 10 minutes would end the apply of a group still loading.
-  timeouts {
-    create = "${var.rollout.progress_deadline_seconds + 60}s"
-    update = "${var.rollout.progress_deadline_seconds + 60}s"
-  }
+  # The apply does not wait for the groups to be ready: a cold standby has none, and a group
+  # loading hundreds of GB of weights on every node is watched through the set's status.
 }
 
 # Gang admission (var.group.queue): Kueue's LeaderWorkerSet integration makes each group one

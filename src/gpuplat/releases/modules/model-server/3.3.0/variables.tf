@@ -254,7 +254,7 @@ variable "gpu_quota" {
 }
 
 variable "group" {
-  description = "A multi-host replica: a LeaderWorkerSet group of size pods (one per node) instead of a Deployment. leader_command and worker_command replace the server's command and args (the leader alone keeps the port and the probes); max_surge and max_unavailable count groups; service_selector picks the leaders; queue (optional) admits each group whole through Kueue: a ResourceFlavor of the pool (node_labels), a ClusterQueue for the namespace alone with quotas (resource -> nominal quota) of every resource the groups request, and the LocalQueue the set names, and with topology (optional) a Kueue Topology of those node labels (widest first) the flavor names, for topology-aware scheduling; capabilities (optional) are Linux capabilities the server container adds for the group's fabric (IPC_LOCK for RDMA), all others dropped; host_mounts (optional): node directories the server container mounts, read-only unless read_only is false (a GPU fabric's plugin, its devices); sidecar (optional): a fabric's daemon in every pod (GKE TCPXO's RxDM), the last init container with restartPolicy Always, with its env, added capabilities and node directories; autoscaled (optional, default false): the scale-to-zero module's ScaledObject owns the count of groups (the set's scale subresource), so the set leaves spec.replicas to it. null: one pod per replica (a Deployment)."
+  description = "A multi-host replica: a LeaderWorkerSet group of size pods (one per node) instead of a Deployment. leader_command and worker_command replace the server's command and args (the leader alone keeps the port and the probes); max_surge and max_unavailable count groups; service_selector picks the leaders; queue (optional) admits each group whole through Kueue: a ResourceFlavor of the pool (node_labels), a ClusterQueue for the namespace alone with quotas (resource -> nominal quota) of every resource the groups request, and the LocalQueue the set names, and with topology (optional) a Kueue Topology of those node labels (widest first) the flavor names, for topology-aware scheduling; capabilities (optional) are Linux capabilities the server container adds for the group's fabric (IPC_LOCK for RDMA), all others dropped; host_mounts (optional): node directories the server container mounts, read-only unless read_only is false (a GPU fabric's plugin, its devices); sidecar (optional): a fabric's daemon in every pod (GKE TCPXO's RxDM), the last init container with restartPolicy Always, with its env, added capabilities and node directories, and startup_probe (optional) an exec startup probe the kubelet waits on before it starts the server; autoscaled (optional, default false): the scale-to-zero module's ScaledObject owns the count of groups (the set's scale subresource), so the set leaves spec.replicas to it. null: one pod per replica (a Deployment)."
   type = object({
     size             = number
     leader_command   = list(string)
@@ -284,6 +284,13 @@ variable "group" {
         mount_path = string
         read_only  = optional(bool, true)
       })), [])
+      startup_probe = optional(object({
+        command               = list(string)
+        initial_delay_seconds = optional(number, 0)
+        period_seconds        = optional(number, 10)
+        timeout_seconds       = optional(number, 1)
+        failure_threshold     = optional(number, 3)
+      }))
     }))
     queue = optional(object({
       local_queue   = string

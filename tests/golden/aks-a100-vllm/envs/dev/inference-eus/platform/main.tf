@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster inference-eus: dcgm-exporter, keda, keda-http-add-on, kube-prometheus-stack, nvidia-device-plugin
 module "platform_inference-eus" {
-  source = "../../../../modules/gpu-platform/1.7.0"
+  source = "../../../../modules/gpu-platform/1.8.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-eus
     helm       = helm.cluster_inference-eus

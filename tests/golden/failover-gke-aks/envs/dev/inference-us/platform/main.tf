@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster inference-us: keda, keda-http-add-on
 module "platform_inference-us" {
-  source = "../../../../modules/gpu-platform/1.7.0"
+  source = "../../../../modules/gpu-platform/1.8.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
     helm       = helm.cluster_inference-us

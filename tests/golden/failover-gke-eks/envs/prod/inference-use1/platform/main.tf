@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster inference-use1: cluster-autoscaler, dcgm-exporter, keda, keda-http-add-on, kube-prometheus-stack, nvidia-device-plugin
 module "platform_inference-use1" {
-  source = "../../../../modules/gpu-platform/1.7.0"
+  source = "../../../../modules/gpu-platform/1.8.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-use1
     helm       = helm.cluster_inference-use1

@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster mega-central: kueue, leaderworkerset
 module "platform_mega-central" {
-  source = "../../../../modules/gpu-platform/1.7.0"
+  source = "../../../../modules/gpu-platform/1.8.0"
   providers = {
     kubernetes = kubernetes.cluster_mega-central
     helm       = helm.cluster_mega-central

@@ -14,7 +14,7 @@ module "weights_llama-405b_mega-central" {
 
 # Model server llama-405b on mega-central (primary)
 module "serve_llama-405b_mega-central" {
-  source = "../../../../modules/model-server/3.3.0"
+  source = "../../../../modules/model-server/3.4.0"
   providers = {
     kubernetes = kubernetes.cluster_mega-central
   }
@@ -211,7 +211,8 @@ module "serve_llama-405b_mega-central" {
         "set -ex\nchmod 755 /fts/entrypoint_rxdm_container.sh\n/fts/entrypoint_rxdm_container.sh --num_hops=2 --num_nics=8",
       ]
       env = {
-        LD_LIBRARY_PATH = "/usr/local/nvidia/lib64"
+        HEALTH_CHECK_LOG_FILE = "/run/health-check"
+        LD_LIBRARY_PATH       = "/usr/local/nvidia/lib64"
       }
       host_mounts = [
         {
@@ -235,6 +236,13 @@ module "serve_llama-405b_mega-central" {
       ]
       image = "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/tcpgpudmarxd-dev:v1.0.21"
       name  = "tcpxo-daemon"
+      startup_probe = {
+        command               = ["cat", "/run/health-check"]
+        failure_threshold     = 24
+        initial_delay_seconds = 1
+        period_seconds        = 5
+        timeout_seconds       = 1
+      }
     }
     size           = 2
     startup_policy = "LeaderCreated"

@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster r1-central: kueue, leaderworkerset
 module "platform_r1-central" {
-  source = "../../../../modules/gpu-platform/1.7.0"
+  source = "../../../../modules/gpu-platform/1.8.0"
   providers = {
     kubernetes = kubernetes.cluster_r1-central
     helm       = helm.cluster_r1-central

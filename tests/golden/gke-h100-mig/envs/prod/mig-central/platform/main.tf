@@ -3,7 +3,7 @@
 
 # GPU add-ons of cluster mig-central: keda
 module "platform_mig-central" {
-  source = "../../../../modules/gpu-platform/1.7.0"
+  source = "../../../../modules/gpu-platform/1.8.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
     helm       = helm.cluster_mig-central
