@@ -2,9 +2,11 @@
 
 ``failover --dry-run`` plans a group's move: whole groups (GPUs always running = groups x nodes
 x GPUs), the LeaderWorkerSet's count changed in place (no replacement), the target's own GPU
-fabric required on the group's pool, and, because the set's apply returns before its groups
-are ready, the wait for every group before the source goes. Carrying a move out (``failover``
-without --dry-run, ``converge``) stays refused, located, with exit 7. Nothing runs terraform.
+fabric required on the group's pool, and the wait for every group before the source goes: the
+set's apply waits for them (model-server 3.4.0, tests/multihost/test_group_wait.py). Carrying a
+move out (``failover`` without --dry-run, ``converge``) goes ahead, except where nothing can
+wait for the groups: an autoscaled group (KEDA's count), or converge running groups on a
+cluster without a fabric; those are refused, located, with exit 7. Nothing runs terraform.
 
 The project is the 405B example with a second EKS cluster (us-west-2) as a cold standby.
 """
@@ -48,6 +50,13 @@ addons:
 """
 
 
+AUTOSCALED = (
+    "    replicas:\n      min: 1\n      max: 1\n",
+    "    replicas:\n      min: 1\n      max: 2\n"
+    "    autoscaling:\n      metric: vllm:num_requests_waiting\n      target: 8\n",
+)
+
+
 def two_clusters(tmp_path: Path, *patches: tuple[str, str]) -> Path:
     folder = tmp_path / "project"
     shutil.copytree(DATA / "eks-p5-llama405b", folder)
@@ -80,11 +89,23 @@ def test_a_group_fails_over_by_whole_groups_and_waits_for_them(tmp_path: Path) -
     assert up["replace"] is down["replace"] is False and plan["scale_by_hand"] is False
     text = run(*args, cwd=folder)
     assert text.exit_code == 0, text.stderr
-    assert "the apply does not wait for the groups" in text.stdout
+    assert (
+        "    the apply returns once every group of 2 nodes is ready (terraform waits until the "
+        "set reports 1 groups ready and updated): only then phase 2\n"
+    ) in text.stdout
+    assert "kubectl" not in text.stdout
+    assert not (folder / "envs").exists()
+
+
+def test_an_autoscaled_group_is_waited_for_by_hand(tmp_path: Path) -> None:
+    folder = two_clusters(tmp_path, AUTOSCALED)
+    args = ("failover", "llama-405b", "--to", "frontier-usw2", "-e", "dev", "--dry-run")
+    text = run(*args, cwd=folder)
+    assert text.exit_code == 0, text.stdout + text.stderr
+    assert "KEDA owns the count, and the apply does not wait for the groups" in text.stdout
     assert (
         "wait leaderworkerset/llama-405b --for=jsonpath='{.status.readyReplicas}'=1" in text.stdout
     )
-    assert not (folder / "envs").exists()
 
 
 def test_a_target_without_a_fabric_is_refused(tmp_path: Path) -> None:
@@ -107,14 +128,32 @@ def test_a_target_without_a_fabric_is_refused(tmp_path: Path) -> None:
         ("converge", "llama-405b", "-e", "dev", "--yes"),
     ],
 )
-def test_carrying_out_a_group_move_is_refused_where_the_group_is_written(
+def test_carrying_out_an_autoscaled_group_move_is_refused_where_its_autoscaling_is(
     tmp_path: Path, args: tuple[str, ...]
 ) -> None:
-    folder = two_clusters(tmp_path)
+    folder = two_clusters(tmp_path, AUTOSCALED)
     done = run(*args, cwd=folder)
     assert done.exit_code == ExitCode.REFUSED == 7, done.stdout + done.stderr
     said = done.stdout + done.stderr
-    assert f"{args[0]} does not carry out moves of multi-host workloads yet" in said
-    assert "gpuplat.yaml:71:5  workloads[0].multi_host" in said
+    assert f"{args[0]} does not carry out the move of an autoscaled multi-host workload" in said
+    assert "gpuplat.yaml:77:5  workloads[0].autoscaling" in said
     assert "failover --dry-run" in said
     assert not (folder / "envs").exists()  # nothing rendered, planned or written
+
+
+def test_converge_refuses_groups_on_a_cluster_without_a_fabric(tmp_path: Path) -> None:
+    folder = two_clusters(
+        tmp_path,
+        ("        zones: [us-west-2a]\n        efa: true\n", "        zones: [us-west-2a]\n"),
+        (
+            "    pool: p5\n",
+            "    pool: p5\n    placements:\n      frontier-usw2:\n        role: active\n",
+        ),
+    )
+    done = run("converge", "llama-405b", "-e", "dev", "--yes", cwd=folder)
+    assert done.exit_code == ExitCode.REFUSED == 7, done.stdout + done.stderr
+    said = done.stdout + done.stderr
+    assert 'converge would run groups of "llama-405b" on frontier-usw2' in said
+    assert '"frontier-usw2" has no GPU fabric for the group on pool "p5"' in said
+    assert "gpuplat.yaml:70:5  workloads[0].multi_host" in said  # one line less: no efa
+    assert not (folder / "envs").exists()

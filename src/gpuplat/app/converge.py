@@ -19,7 +19,8 @@ from pathlib import Path
 
 from gpuplat.app import pending
 from gpuplat.app.apply import apply_env
-from gpuplat.app.failover import load_env, refuse_group
+from gpuplat.app.failover import load_env
+from gpuplat.app.groupmove import refuse_group_move
 from gpuplat.app.hold import floor_variables, running_count, target_hold
 from gpuplat.app.lowering import has_front_door, take_down
 from gpuplat.app.plan import ClusterPlan, plan_envs
@@ -80,7 +81,7 @@ def converge(
     if found is None:
         known = ", ".join(w.name for w in spec_env.spec.workloads)
         raise GpuplatError(f'no workload "{workload}" in {env}', f"workloads: {known}")
-    refuse_group(spec_env, workload, "converge")
+    refuse_group_move(spec_env, workload, "converge")
     result = ConvergeResult(env, workload, pending.read(root, env).get(workload))
     sources = set(result.move.sources) if result.move else set()
     # The serving clusters first: never a moment when none serves.

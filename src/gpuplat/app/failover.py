@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gpuplat.errors import GpuplatError, RefusedError
+from gpuplat.app.groupmove import ready_line
+from gpuplat.errors import GpuplatError
 from gpuplat.render.frontdoor import SERVING_WEIGHT
 from gpuplat.spec.failover import Door, Failover, Move, plan_failover
 from gpuplat.spec.load import EnvSpec, load_project
-from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Role
 
 
@@ -23,31 +23,6 @@ def load_env(root: Path, env: str) -> EnvSpec:
     if found is None:
         raise GpuplatError(f'no environment "{env}"')
     return found
-
-
-def refuse_group(env: EnvSpec, workload: str, verb: str) -> None:
-    """Refuse to carry out the move of a multi-host workload, pointing at its ``multi_host``.
-
-    ``failover --dry-run`` plans a group's move (whole groups, the target's fabric); carrying
-    it out is refused: the LeaderWorkerSet's apply returns before its groups are ready, and the
-    source must not go before they are (the dry run prints the wait).
-
-    Raises:
-        RefusedError: ``workload`` has ``multi_host``.
-    """
-    for i, found in enumerate(env.spec.workloads):
-        if found.name != workload or found.multi_host is None:
-            continue
-        path = ("workloads", i, "multi_host")
-        mark = Locator(env.tree, {"gpuplat.yaml": 0}).mark(path, at_key=True)
-        raise RefusedError(
-            f'{verb} does not carry out moves of multi-host workloads yet: "{workload}" is a '
-            f"LeaderWorkerSet of groups of {found.multi_host.nodes} nodes, whose apply returns "
-            "before its groups are ready",
-            "run gpuplat failover --dry-run for the phases, and carry them out by hand: the "
-            "target first, then wait for its groups as the dry run says, then the source",
-            details=(f"{mark}  workloads[{i}].multi_host",),
-        )
 
 
 def failover(root: Path, env: str, workload: str, to: str, source_role: Role) -> Failover:
@@ -124,11 +99,13 @@ def report_lines(env: str, plan: Failover) -> list[str]:
                 f"starts at {move.replicas[0]} "
                 f"replica{'s' if move.replicas[0] != 1 else ''}"
             )
-        if phase == 1 and move.groups:
+        if phase == 1 and move.groups and not move.autoscaled:
+            lines.append(ready_line(move.groups, move.replicas[0]))
+        elif phase == 1 and move.groups:
             low = move.replicas[0]
             lines += [
-                "    the apply does not wait for the groups: before phase 2 wait until every "
-                f"group of {move.groups} nodes is ready:",
+                "    KEDA owns the count, and the apply does not wait for the groups: before "
+                f"phase 2 wait until every group of {move.groups} nodes is ready:",
                 f"    kubectl --context <{move.cluster}> -n {plan.namespace} wait "
                 f"leaderworkerset/{plan.workload} --for=jsonpath='{{.status.readyReplicas}}'={low} "
                 "--timeout=<the workload's load_time_budget>",

@@ -7,7 +7,8 @@
    Deployment leaves its replica count to the autoscaler and an HPA never scales up from 0:
    the new Deployment starts at the active minimum, and terraform waits for its rollout.
 3. After one confirmation, the target is applied; its apply returns only once the new pods are
-   ready (model-server waits for the rollout). Only then are the sources applied.
+   ready (model-server waits for the rollout, or for every group of a multi-host workload:
+   app/groupmove.py says what it still refuses). Only then are the sources applied.
 
 Until the first apply nothing has changed: a plan that fails, or a confirmation not given,
 puts the overlay back and renders again. A source that cannot be planned (its cloud is down,
@@ -28,9 +29,9 @@ from gpuplat.app.failover import (
     move_json,
     move_line,
     plan_then_apply,
-    refuse_group,
     report_lines,
 )
+from gpuplat.app.groupmove import refuse_group_move
 from gpuplat.app.hold import deployment, floor_variables, target_hold
 from gpuplat.app.lowering import has_front_door, take_down
 from gpuplat.app.overlay import Before, set_roles
@@ -88,7 +89,7 @@ def carry_out(
         GpuplatError: The target cannot be planned or applied, or the overlay cannot be written.
     """
     spec_env = load_env(root, env)
-    refuse_group(spec_env, workload, "failover")
+    refuse_group_move(spec_env, workload, "failover")
     check = plan_failover(spec_env, workload, to, source_role=source_role)
     result = MoveResult(env, check)
     if check.refused:
@@ -300,7 +301,9 @@ def result_lines(result: MoveResult) -> list[str]:
         if cluster in result.unchanged:
             lines.append(f"phase {phase}: {cluster} had nothing to apply")
         elif cluster in result.applied:
-            ready = " (its pods ready: terraform waited for the rollout)" if phase == 1 else ""
+            waited = "groups ready: terraform waited for every group" if check.up.groups else ""
+            waited = waited or "pods ready: terraform waited for the rollout"
+            ready = f" (its {waited})" if phase == 1 else ""
             lines.append(f"phase {phase} applied: {cluster}{ready}")
     if result.floor:
         seen = "was last seen serving" if result.pending else "serves now"

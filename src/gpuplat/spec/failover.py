@@ -14,8 +14,9 @@ role's count. KEDA moves a ``scale_to_zero`` workload's count itself, both ways.
 A multi-host workload moves by whole groups: its GPUs always running are groups x nodes x
 GPUs, the LeaderWorkerSet's count changes in place (no replacement), and the target must have
 its own GPU fabric on the group's pool (the fabrics need not be of one kind: each cluster's
-pods use their own). Its apply does not wait for the groups, so the plan says to wait until the
-set reports every group ready before phase 2.
+pods use their own). The set's apply waits until every group is ready (model-server 3.4.0),
+as a Deployment's waits for its rollout; an autoscaled set's count is KEDA's and nothing waits
+for it, so the plan says to wait until the set reports its groups ready before phase 2.
 
 Before any of it the target is checked with the same checks as ``gpuplat place``: capacity at
 the active replica count, GPU count and memory, sharing, and where the weights are read from.
@@ -52,6 +53,8 @@ class Move:
     exists on a cold standby. The failover replaces the Deployment, which starts at ``low``."""
     groups: int = 0
     """Nodes a replica takes when it is a multi-host group (0: one pod, a Deployment)."""
+    autoscaled: bool = False
+    """An autoscaler owns the count here (KEDA): a group's apply does not wait for it."""
 
 
 class Door(NamedTuple):
@@ -107,7 +110,7 @@ def plan_failover(env: EnvSpec, name: str, to: str, *, source_role: Role = "cold
     target = next(c for c in fit.clusters if c.cluster == to)
     if not target.fits:
         return Failover(name, name, to, tuple(target.why_not()))
-    fabric = _fabric_reason(env, workload, to)
+    fabric = fabric_reason(env, workload, to)
     if fabric is not None:
         return Failover(name, name, to, (fabric,))
     sources = [c for c in workload.clusters if c != to and role_of(workload, c) == "active"]
@@ -125,7 +128,7 @@ def plan_failover(env: EnvSpec, name: str, to: str, *, source_role: Role = "cold
     return Failover(name, name, to, (), up, tuple(downs), named)
 
 
-def _fabric_reason(env: EnvSpec, workload: Workload, to: str) -> str | None:
+def fabric_reason(env: EnvSpec, workload: Workload, to: str) -> str | None:
     """Why the target cannot hold a multi-host group: its pool has no GPU fabric gpuplat
     renders (the group's tensors would cross the pod network); None when it has one, or the
     workload is one pod per replica."""
@@ -171,4 +174,5 @@ def _move(before: Workload, after: Workload, cluster: str) -> Move:
         new.low * gpus,
         replace,
         groups,
+        mine.scale_to_zero or mine.autoscaling.metric is not None,
     )
