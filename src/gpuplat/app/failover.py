@@ -62,8 +62,8 @@ def _apply_lines(env: str, workload: str, move: Move, door: Door | None) -> list
         # door, and converge replaces the Deployment once the TTL has passed.
         return [
             spec,
-            "    out of the front door first (the Deployment keeps serving; only the weight "
-            "and the outputs change):",
+            "    out of the front door first (the Deployment keeps serving: not replaced, its "
+            "replicas kept; its weight and the outputs change):",
             f"      gpuplat plan {env} --cluster {move.cluster} --stage serving",
             f"      gpuplat apply {env} --cluster {move.cluster}",
             f"    after the TTL ({door.ttl} s), the replacement: gpuplat converge {workload} "
