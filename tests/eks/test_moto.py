@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from gpuplat.terraform import Action, Terraform, find_binary
+from gpuplat.terraform.showplan import parse_plan
 from tests.eks.moto_eks import aws_managed_policies, node_groups_own_autoscaling_groups
 from tests.eks.terraform import render_example, terraform
 from tests.support.moto import MotoServer, aws_env, moto_server, write_cli_config
@@ -126,7 +127,7 @@ def causes(tf: Terraform, plan_file: Path) -> dict[tuple[str, str, str], list[st
         for r in json.loads(shown.stdout)["resource_changes"]
     }
     out: dict[tuple[str, str, str], list[str]] = {}
-    for change in tf.show_plan(plan_file).changes:
+    for change in parse_plan(shown.stdout).changes:  # the plan read once, not shown again
         if change.action is Action.REPLACE:
             path = min(change.replace_paths, key=len)
             why = {".".join(str(step) for step in path)}

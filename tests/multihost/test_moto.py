@@ -135,8 +135,18 @@ def test_the_efa_group_pool_plans_applies_and_destroys_on_moto(
     assert len(interfaces) == 32
     assert all(group["GroupId"] in i["Groups"] for i in interfaces)
 
+    # The apply has just created every resource and read each back: the destroy plan need not
+    # refresh them again (terraform's own -refresh=false, as tests/eks/test_moto.py does).
+    no_refresh = Terraform(
+        tf.binary,
+        root,
+        data_dir=tf.data_dir,
+        plugin_cache_dir=tf.plugin_cache_dir,
+        cli_config_file=tf.cli_config_file,
+        env={**aws_env(), "TF_CLI_ARGS_plan": "-refresh=false"},
+    )
     gone = tmp_path / "destroy.tfplan"
-    tf.plan(gone, destroy=True)
+    no_refresh.plan(gone, destroy=True)
     tf.apply(gone)
     assert tf.state_list() == []
     left = ec2.describe_security_groups()["SecurityGroups"]
