@@ -28,16 +28,18 @@ LONG_FILES: dict[str, float] = {
     "tests/app/test_converge_front_door.py": 350.0,
     "tests/app/test_failover_front_door.py": 210.0,
     "tests/app/test_failover_zero_door.py": 305.0,
+    "tests/app/test_failover_by_hand.py": 330.0,
     "tests/multihost/test_moto.py": 180.0,
     "tests/eks/test_moto.py": 180.0,
     "tests/app/test_migrate.py": 150.0,
     "tests/app/test_failover_keda.py": 100.0,
     "tests/app/test_failover_run.py": 60.0,
     "tests/app/test_failover_converge.py": 50.0,
+    "tests/multihost/test_group_failover.py": 60.0,
 }
 """Seconds a test file takes alone, for the files long enough to decide the run's end: CPU
 seconds of ``pytest -n 0 FILE`` where measured (2026-12-03: lifecycle, both front doors, keda,
-the zero-replica front door;
+the zero-replica front door; by hand: its wall clock alone at load 8, less the shared build;
 a front door's applied build is counted in each file that may make it first, see
 tests/support/snapshot.py), the rest from the wall clock of the ten slowest of a whole run."""
 
