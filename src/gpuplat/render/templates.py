@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 
 from gpuplat.hcl.writer import JINJA_FILTERS
+from gpuplat.render.bytecode import TemplateCache, flavour
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
@@ -42,7 +43,8 @@ def comment(text: object) -> str:
 
 @cache
 def environment() -> jinja2.Environment:
-    """The one Jinja2 environment: strict about undefined names, no HTML escaping."""
+    """The one Jinja2 environment: strict about undefined names, no HTML escaping, compiled
+    templates kept in the user's cache folder."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_root())),
         undefined=jinja2.StrictUndefined,
@@ -55,4 +57,6 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(JINJA_FILTERS)
     env.filters["comment"] = comment
+    # Compiled templates kept between runs (keyed by what their code depends on, so set last).
+    env.bytecode_cache = TemplateCache(flavour(env))
     return env

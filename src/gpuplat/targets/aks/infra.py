@@ -23,6 +23,7 @@ from gpuplat.targets.aks import fabric, metrics
 from gpuplat.targets.aks.node import MAX_PODS
 from gpuplat.targets.base import Target
 from gpuplat.targets.planvalues import PlannedPool, first, number
+from gpuplat.targets.poolviews import shared_pool_view
 from gpuplat.targets.tags import resource_labels
 from gpuplat.workload.blob import BLOB_READER_ROLE, BlobReader, blob_reader
 
@@ -130,7 +131,27 @@ def pool_view(
     rung: LadderRung,
     cluster_module: str,
 ) -> PoolView:
-    """The aks-gpu-node-pool call of one node pool: a pool, or one rung of its ladder."""
+    """The aks-gpu-node-pool call of one node pool: a pool, or one rung of its ladder (built
+    once for the environments that share them)."""
+    return shared_pool_view(
+        (target, cluster, lad, rung),
+        (cluster_module, target.device_plugin(env.spec)),
+        lambda: _pool_view(target, env, cluster, lad, rung, cluster_module),
+        "tags",
+        resource_labels(env, cluster),
+    )
+
+
+def _pool_view(
+    target: Target,
+    env: EnvSpec,
+    cluster: Cluster,
+    lad: Ladder,
+    rung: LadderRung,
+    cluster_module: str,
+) -> PoolView:
+    """The view of :func:`pool_view`: it reads the environment for its device plugin (the
+    spec's add-ons, resolved) and its tags only."""
     pool = rung.pool
     gpu = resolve_pool(cluster, pool)
     assert gpu.gpus_per_node is not None  # the checks refuse a pool whose GPU count is unknown

@@ -22,6 +22,7 @@ from gpuplat.targets.eks import node
 from gpuplat.targets.eks.identity import workload_identities
 from gpuplat.targets.eks.metrics import managed_prometheus_view
 from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
+from gpuplat.targets.poolviews import shared_pool_view
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 
 if TYPE_CHECKING:
@@ -216,11 +217,32 @@ def pool_view(
     cluster_module: str,
     zones_ref: str,
 ) -> PoolView:
-    """The eks-gpu-node-group call of one node group: a pool, or one rung of its ladder.
+    """The eks-gpu-node-group call of one node group: a pool, or one rung of its ladder
+    (built once for the environments that share them).
 
     ``zones_ref`` is the expression of the zone -> subnet ids map a pool pinned to zones picks
     its subnets from: the new VPC's (known when planning) or the cluster module's.
     """
+    return shared_pool_view(
+        (target, cluster, lad, rung),
+        (cluster_module, zones_ref, target.device_plugin(env.spec)),
+        lambda: _pool_view(target, env, cluster, lad, rung, cluster_module, zones_ref),
+        "tags",
+        resource_labels(env, cluster),
+    )
+
+
+def _pool_view(
+    target: Target,
+    env: EnvSpec,
+    cluster: Cluster,
+    lad: Ladder,
+    rung: LadderRung,
+    cluster_module: str,
+    zones_ref: str,
+) -> PoolView:
+    """The view of :func:`pool_view`: it reads the environment for its device plugin (the
+    spec's add-ons, resolved) and its tags only."""
     pool = rung.pool
     gpu = resolve_pool(cluster, pool)
     assert gpu.gpus_per_node is not None  # the checks refuse a pool whose GPU count is unknown

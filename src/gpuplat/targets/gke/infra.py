@@ -7,7 +7,6 @@ Every value here is plain data; the templates write it through the one quoting f
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gpuplat import catalog
@@ -20,6 +19,7 @@ from gpuplat.spec.resolve import resolve_pool
 from gpuplat.targets.base import Target
 from gpuplat.targets.gke import calendar, gpunets, node
 from gpuplat.targets.planvalues import PlannedPool, first, ladder_of, number
+from gpuplat.targets.poolviews import shared_pool_view
 from gpuplat.targets.tags import TAINT_EFFECT, gpuplat_tags, resource_labels
 from gpuplat.webhooks import webhook_ports
 
@@ -107,14 +107,6 @@ def cluster_view(target: Target, env: EnvSpec, cluster: Cluster) -> ClusterView:
     )
 
 
-_VIEWS: dict[tuple[object, ...], tuple[tuple[object, ...], PoolView]] = {}
-"""Pool views by what they are made of besides the environment (the objects by identity, kept
-so that their ids stay their own): the environments of one load share the clusters, pools and
-ladders no overlay touches, and of a pool's arguments only its resource labels name the
-environment."""
-_VIEWS_MAX = 1 << 14
-
-
 def pool_view(
     target: Target,
     env: EnvSpec,
@@ -124,18 +116,14 @@ def pool_view(
     cluster_module: str,
 ) -> PoolView:
     """Arguments of the gke-gpu-node-pool module call for one node pool: a pool, or one rung
-    of a pool's capacity ladder."""
-    plugin = target.device_plugin(env.spec)
-    held = (target, cluster, lad, rung)
-    key = (*(id(o) for o in held), cluster_module, plugin)
-    known = _VIEWS.get(key)
-    if known is None or any(a is not b for a, b in zip(known[0], held, strict=True)):
-        if len(_VIEWS) >= _VIEWS_MAX:
-            _VIEWS.clear()
-        known = _VIEWS[key] = (held, _pool_view(target, env, cluster, lad, rung, cluster_module))
-    args = dict(known[1].args)
-    args["resource_labels"] = resource_labels(env, cluster)
-    return replace(known[1], args=args)
+    of a pool's capacity ladder (built once for the environments that share them)."""
+    return shared_pool_view(
+        (target, cluster, lad, rung),
+        (cluster_module, target.device_plugin(env.spec)),
+        lambda: _pool_view(target, env, cluster, lad, rung, cluster_module),
+        "resource_labels",
+        resource_labels(env, cluster),
+    )
 
 
 def _pool_view(
