@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from gpuplat.memo import ByIdentity
 from gpuplat.spec.diagnostics import KeyPath
 from gpuplat.spec.model import Capacity, Cluster, NodePool, Rung
 from gpuplat.spec.resolve import resolve_pool
@@ -133,11 +134,9 @@ def is_ladder(pool: NodePool) -> bool:
     return isinstance(pool.capacity, list) and len(pool.capacity) > 1
 
 
-_LADDERS: dict[tuple[int, int, RungNamer], tuple[Cluster, NodePool, Ladder]] = {}
+_LADDERS: ByIdentity[Ladder] = ByIdentity(1 << 15)
 """Ladders already worked out, by the identity of their (immutable) cluster and pool: the checks,
-the views of every stage and the serving plans all ask for each pool's ladder. The entry holds
-both objects, so their ids cannot be reused while it lives."""
-_LADDERS_MAX = 1 << 15
+the views of every stage and the serving plans all ask for each pool's ladder."""
 
 
 def ladder(cluster: Cluster, pool: NodePool, namer: RungNamer) -> Ladder:
@@ -146,15 +145,7 @@ def ladder(cluster: Cluster, pool: NodePool, namer: RungNamer) -> Ladder:
     ``namer`` is the cloud's rule for a rung's node pool name (``Target.rung_pool_name``);
     shared code reaches this through ``Target.ladder``, which passes it.
     """
-    key = (id(cluster), id(pool), namer)
-    known = _LADDERS.get(key)
-    if known is not None and known[0] is cluster and known[1] is pool:
-        return known[2]
-    found = _ladder(cluster, pool, namer)
-    if len(_LADDERS) >= _LADDERS_MAX:
-        _LADDERS.clear()
-    _LADDERS[key] = (cluster, pool, found)
-    return found
+    return _LADDERS.get((cluster, pool), (namer,), lambda: _ladder(cluster, pool, namer))
 
 
 def _ladder(cluster: Cluster, pool: NodePool, namer: RungNamer) -> Ladder:

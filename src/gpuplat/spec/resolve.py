@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from gpuplat import catalog
 from gpuplat.catalog import GpuModel, Shape
+from gpuplat.memo import ByIdentity
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 
 _MIG_MEMORY = re.compile(r"^\d+g\.(\d+)gb")
@@ -50,24 +51,15 @@ class PoolGpu:
         return wanted in {n.lower() for n in names if n}
 
 
-_RESOLVED: dict[tuple[str, int], tuple[NodePool, PoolGpu]] = {}
-"""resolve_pool by cloud and pool (by identity, the pool kept so that its id stays its own):
-the checks, the capacity arithmetic and the views ask for every pool several times, and the
-environments of one load share the pools no overlay touches."""
-_RESOLVED_MAX = 1 << 15
+_RESOLVED: ByIdentity[PoolGpu] = ByIdentity(1 << 15)
+"""resolve_pool by pool (by identity) and cloud: the checks, the capacity arithmetic and the
+views ask for every pool several times, and the environments of one load share the pools no
+overlay touches."""
 
 
 def resolve_pool(cluster: Cluster, pool: NodePool) -> PoolGpu:
     """What GPU a pool has, from its machine shape and the catalog (spec values win)."""
-    key = (cluster.cloud, id(pool))
-    known = _RESOLVED.get(key)
-    if known is not None and known[0] is pool:
-        return known[1]
-    found = _resolve_pool(cluster, pool)
-    if len(_RESOLVED) >= _RESOLVED_MAX:
-        _RESOLVED.clear()
-    _RESOLVED[key] = (pool, found)
-    return found
+    return _RESOLVED.get((pool,), (cluster.cloud,), lambda: _resolve_pool(cluster, pool))
 
 
 def _resolve_pool(cluster: Cluster, pool: NodePool) -> PoolGpu:

@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 
+from gpuplat.memo import ByIdentity
 from gpuplat.render.views import PoolView
 
-_VIEWS: dict[tuple[object, ...], tuple[tuple[object, ...], PoolView]] = {}
-"""Pool views by what they are made of besides the environment. The objects of a key are held
-beside the view so that their ids stay their own while the entry lives."""
-_VIEWS_MAX = 1 << 14
+_VIEWS: ByIdentity[PoolView] = ByIdentity(1 << 14)
+"""Pool views by what they are made of besides the environment."""
 
 
 def shared_pool_view(
@@ -35,13 +34,7 @@ def shared_pool_view(
     ``build`` must read nothing of the environment but what ``plain`` carries and the argument
     ``labels_arg``, which it must set.
     """
-    key = (*(id(o) for o in held), *plain)
-    known = _VIEWS.get(key)
-    if known is None or any(a is not b for a, b in zip(known[0], held, strict=True)):
-        if len(_VIEWS) >= _VIEWS_MAX:
-            _VIEWS.clear()
-        known = _VIEWS[key] = (held, build())
-    view = known[1]
+    view = _VIEWS.get(held, plain, build)
     assert labels_arg in view.args  # replaced in place: the argument order stays the same
     args = dict(view.args)
     args[labels_arg] = labels
