@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shlex
 from collections.abc import Callable, Mapping, Sequence
@@ -10,7 +9,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from gpuplat.errors import NotRenderedError, TerraformError
-from gpuplat.terraform import initstamp
+from gpuplat.terraform import cachelock, initstamp
 from gpuplat.terraform.binary import TerraformBinary
 from gpuplat.terraform.decoded import as_object, get_bool, loads
 from gpuplat.terraform.diagnostics import TerraformDiagnostic, ValidateResult, parse_validate
@@ -350,24 +349,17 @@ class Terraform:
                 f"there is no Terraform root at {self.cwd}",
                 hint="render it first: `gpuplat render` (`gpuplat plan` renders by itself)",
             )
-        if self.plugin_cache_dir is None or "init" not in argv:
-            return self._child(argv, on_line, tracker)
-        # Terraform ignores a cache directory that does not exist instead of creating it, and
-        # its cache is not safe for two inits at once (one may find a half-written provider):
-        # inits of roots sharing gpuplat's cache take turns, in threads and processes alike.
-        self.plugin_cache_dir.mkdir(parents=True, exist_ok=True)
-        lock = os.open(self.plugin_cache_dir, os.O_RDONLY)  # the folder itself: no file written
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            return self._child(argv, on_line, tracker)
-        finally:
-            os.close(lock)
+        env = self.environment()
+        with cachelock.turn(cachelock.cache_folder(env), writes=tuple(argv[1:2]) == ("init",)):
+            return self._child(argv, on_line, tracker, env)
 
-    def _child(self, argv: Sequence[str], on_line: _LineSink, tracker: Tracker) -> Exit:
+    def _child(
+        self, argv: Sequence[str], on_line: _LineSink, tracker: Tracker, env: dict[str, str]
+    ) -> Exit:
         return run_child(
             argv,
             cwd=self.cwd,
-            env=self.environment(),
+            env=env,
             on_line=on_line,
             on_interrupt=tracker.interrupted,
             tail_lines=self.tail_lines,
