@@ -9,9 +9,24 @@ same warnings tomorrow.
 from __future__ import annotations
 
 import os
-from datetime import date
+import time
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (which imports re)
+if TYPE_CHECKING:
+    from datetime import date
 
 ENV_VAR = "GPUPLAT_TODAY"
+
+
+def day_text() -> str:
+    """:func:`today` as YYYY-MM-DD, without importing :mod:`datetime` when the variable is unset.
+
+    The launcher's no-op check reads the day before anything heavy is loaded: the system date
+    is the local one, as :meth:`datetime.date.today` reads it.
+    """
+    if os.environ.get(ENV_VAR, "").strip():
+        return today().isoformat()
+    return time.strftime("%Y-%m-%d", time.localtime())
 
 
 def today() -> date:
@@ -23,6 +38,8 @@ def today() -> date:
     Raises:
         GpuplatError: ``GPUPLAT_TODAY`` is set to something that is not a YYYY-MM-DD date.
     """
+    from datetime import date
+
     value = os.environ.get(ENV_VAR, "").strip()
     if not value:
         return date.today()

@@ -5,19 +5,46 @@ the spec, every overlay file in ``envs/`` and the day. A local cache (``.gpuplat
 committed: it depends on the installed gpuplat) keeps the fingerprint each environment was last
 rendered from; when nothing it covers changed and every file the manifest lists is still as
 written, a render has nothing to do and returns without loading the spec.
+
+The launcher computes these before anything heavy is imported: paths are strings, records are
+read with :mod:`gpuplat.tree.jsonread`, and the fingerprints (short texts) are digested with
+the interpreter's own SHA-256 rather than OpenSSL's, whose loading alone costs more than the
+digests. Files' bytes are hashed with OpenSSL's (many times faster on large inputs), imported
+only when a file has to be read.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-from pathlib import Path
 
 from gpuplat import __version__
-from gpuplat.tree.stats import StatCache
+from gpuplat.tree.jsonread import loads
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (which imports re)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from os import PathLike
+    from typing import Any
+
+    from gpuplat.tree.stats import StatCache
 
 _SUFFIXES = {".py", ".yaml", ".json", ".j2"}
+
+
+def _text_sha256() -> Callable[[bytes], Any]:
+    """SHA-256 for short texts: the interpreter's built-in module (``_sha2``, or ``_sha256``
+    before Python 3.12), else :mod:`hashlib`'s. The digests are the same."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            return __import__(name).sha256  # type: ignore[no-any-return]
+        except (ImportError, AttributeError):
+            continue
+    import hashlib
+
+    return hashlib.sha256
+
+
+_sha256 = _text_sha256()
 
 
 def _files(folder: str) -> list[str]:
@@ -32,11 +59,10 @@ def _files(folder: str) -> list[str]:
     return sorted(out)
 
 
-def _tree(folder: Path, digest: hashlib._Hash, stats: StatCache | None) -> None:
-    base = str(folder)
+def _tree(base: str, digest: Any, stats: StatCache | None) -> None:
     for rel in _files(base):
         path = os.path.join(base, rel)
-        sha = stats.sha(path) if stats is not None else file_sha(Path(path))
+        sha = stats.sha(path) if stats is not None else file_sha(path)
         if sha is None:
             continue
         digest.update(f"{rel}\0{sha}\0".encode())
@@ -49,28 +75,45 @@ def code_fingerprint(stats: StatCache | None = None) -> str:
     """sha256 of gpuplat's version, code, catalog data and templates (once per process)."""
     if _CODE:
         return _CODE[0]
-    package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(__version__.encode())
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    digest = _sha256(__version__.encode())
     _tree(package, digest, stats)
-    templates = package / "templates"
-    if not templates.is_dir():
-        templates = package.parents[1] / "templates"  # a source checkout
-    if templates.is_dir():
+    templates = os.path.join(package, "templates")
+    if not os.path.isdir(templates):  # a source checkout: beside src/
+        templates = os.path.join(os.path.dirname(os.path.dirname(package)), "templates")
+    if os.path.isdir(templates):
         _tree(templates, digest, stats)
     _CODE.append(digest.hexdigest())
     return _CODE[0]
 
 
-def file_sha(path: Path) -> str | None:
+def file_sha(path: str | PathLike[str]) -> str | None:
     """sha256 of a file's bytes, or None when it cannot be read."""
+    import hashlib  # OpenSSL's: large inputs
+
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
     except OSError:
         return None
 
 
+def overlay_listing(root: str | PathLike[str]) -> tuple[str, ...]:
+    """``envs/`` entries that could be overlays, as ``sorted(envs.glob("*.y*ml"))`` lists them.
+
+    Names that match ``*.y*ml`` (hidden ones too, as pathlib's glob), in name order, as
+    project paths.
+    """
+    try:
+        names = os.listdir(os.path.join(root, "envs"))
+    except OSError:
+        return ()
+    wanted = (name for name in names if name.endswith("ml") and ".y" in name[:-2])
+    return tuple(f"envs/{name}" for name in sorted(wanted))
+
+
 def env_fingerprints(
-    root: Path,
+    root: str | PathLike[str],
     overlays: dict[str, str],
     stats: StatCache | None = None,
     *,
@@ -93,25 +136,25 @@ def env_fingerprints(
     """
     code = code_fingerprint(stats)
     if day is None:
-        from gpuplat.clock import today
+        from gpuplat.clock import day_text
 
-        day = today().isoformat()
+        day = day_text()
     if listing is None:
-        envs = root / "envs"
-        candidates = sorted(envs.glob("*.y*ml")) if envs.is_dir() else []
-        listing = tuple(p.relative_to(root).as_posix() for p in candidates)
+        listing = overlay_listing(root)
     shas: dict[str, str | None] = {
         rel: (None if digest == "-" else digest) for rel, digest in (read or {}).items()
     }
 
     def sha(rel: str) -> str | None:
         if rel not in shas:
-            shas[rel] = stats.project_sha(rel) if stats is not None else file_sha(root / rel)
+            shas[rel] = (
+                stats.project_sha(rel) if stats is not None else file_sha(os.path.join(root, rel))
+            )
         return shas[rel]
 
     out: dict[str, str] = {}
     for env, overlay in overlays.items():
-        digest = hashlib.sha256(code.encode())
+        digest = _sha256(code.encode())
         digest.update(f"\0today\0{day}".encode())
         for rel in dict.fromkeys(["gpuplat.yaml", overlay, *listing]):
             digest.update(f"\0{env}\0{rel}\0{sha(rel) or '-'}".encode())
@@ -138,20 +181,24 @@ class RenderCache:
         self.inputs = inputs
 
 
-def read_cache(root: Path) -> RenderCache | None:
+def read_cache(root: str | PathLike[str]) -> RenderCache | None:
     """The render cache, or None when there is none or it cannot be read."""
     try:
-        data = json.loads((root / CACHE).read_text(encoding="utf-8"))
+        with open(os.path.join(root, CACHE), encoding="utf-8") as fh:
+            data = loads(fh.read())
         return RenderCache(tuple(data["declared"]), dict(data["overlays"]), dict(data["inputs"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def write_cache(root: Path, cache: RenderCache) -> None:
+def write_cache(root: str | PathLike[str], cache: RenderCache) -> None:
     """Replace the render cache atomically (a torn cache would only cost a full render)."""
-    path = root / CACHE
-    path.parent.mkdir(parents=True, exist_ok=True)
+    import json
+
+    path = os.path.join(root, CACHE)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     data = {"declared": list(cache.declared), "overlays": cache.overlays, "inputs": cache.inputs}
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, sort_keys=True) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    tmp = f"{os.path.splitext(path)[0]}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(data, sort_keys=True) + "\n")
+    os.replace(tmp, path)

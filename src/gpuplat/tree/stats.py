@@ -11,15 +11,22 @@ file's ctime is older than the record by a margin; younger ones are hashed again
 A project's own files are keyed by their path inside the project, so the record holds whether
 gpuplat runs from the project, from one of its folders or with ``-C``; files outside it (gpuplat's
 code) by their absolute path.
+
+Like the rest of the launcher's no-op check, this module works on path strings and reads its
+record with :mod:`gpuplat.tree.jsonread`: ``pathlib``, ``json`` and ``hashlib`` are imported only
+when a file must be hashed or the record written.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import time
-from pathlib import Path
+
+from gpuplat.tree.jsonread import loads
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (which imports re)
+if TYPE_CHECKING:
+    from os import PathLike
 
 STATS = ".gpuplat/cache/stats.json"
 FORMAT = 2
@@ -39,6 +46,8 @@ def _status(path: str) -> tuple[int, int, int, int] | None:
 
 
 def _hash(path: str) -> str | None:
+    import hashlib  # OpenSSL's SHA-256: loaded only when a file's status changed
+
     try:
         with open(path, "rb") as fh:
             return hashlib.sha256(fh.read()).hexdigest()
@@ -49,17 +58,20 @@ def _hash(path: str) -> str | None:
 class StatCache:
     """sha256 of files by path, remembered with their status (one per project)."""
 
-    def __init__(self, root: Path, record: Path | None = None) -> None:
+    def __init__(
+        self, root: str | PathLike[str], record: str | PathLike[str] | None = None
+    ) -> None:
         self.root = root
-        self.record = record if record is not None else root / STATS
+        self._base = os.fspath(root)
+        self.record = os.fspath(record) if record is not None else os.path.join(self._base, STATS)
         """Where the record is kept (default: the project's ``.gpuplat/cache/stats.json``)."""
-        self._base = str(root)
         self.recorded_ns = 0
         self.entries: dict[str, _Entry] = {}
         self.changed = False
         self._seen: set[str] = set()
         try:
-            data = json.loads(self.record.read_text(encoding="utf-8"))
+            with open(self.record, encoding="utf-8") as fh:
+                data = loads(fh.read())
             if data.get("format") != FORMAT:
                 return
             self.recorded_ns = int(data["recorded_ns"])
@@ -129,13 +141,16 @@ class StatCache:
         """Write the record atomically when it changed (a torn one only costs hashing again)."""
         if not self.changed:
             return
+        import json
+
         path = self.record
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = f"{os.path.splitext(path)[0]}.{os.getpid()}.tmp"
             data = {"format": FORMAT, "recorded_ns": time.time_ns(), "files": self.entries}
-            tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-            tmp.replace(path)
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(data, separators=(",", ":")))
+            os.replace(tmp, path)
         except OSError:
             return  # a read-only checkout: the next run hashes again
         self.changed = False

@@ -10,19 +10,25 @@ and their sha256, and the file-status record says which of those files nobody to
 launcher (other options, or any doubt) calls it again under the same lock. So the launcher's
 "up to date" is exactly the full render's; whatever it cannot decide, the full render does.
 
-Only the standard library's light modules and gpuplat's record readers are imported here.
+Only modules the interpreter has loaded at its start and gpuplat's record readers are imported
+here: paths are strings (``pathlib`` would bring ``re``, ``fnmatch`` and ``urllib``), records are
+read and the lock's line written by :mod:`gpuplat.tree.jsonread`, and the day and time come from
+:mod:`time`. Callers may pass a :class:`pathlib.Path` wherever a folder is asked for.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from collections.abc import Sequence
-from pathlib import Path
 
 from gpuplat.tree.fingerprint import env_fingerprints, read_cache
+from gpuplat.tree.jsonread import dumps_line, loads
 from gpuplat.tree.stats import StatCache
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (which imports re)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from os import PathLike
 
 MANIFEST = "envs/manifest.json"
 """The render record, inside envs/ so it switches together with the roots it describes."""
@@ -34,14 +40,15 @@ LOCK = ".gpuplat/locks/render.lock"
 SPEC_FILE = "gpuplat.yaml"
 
 
-def recorded_files(root: Path) -> dict[str, dict[str, str]] | None:
+def recorded_files(root: str | PathLike[str]) -> dict[str, dict[str, str]] | None:
     """Each environment's files in the render record with their sha256; None when unreadable.
 
     Read as :func:`gpuplat.tree.record.read_manifest` reads it: a record it would not accept
     is refused here too.
     """
     try:
-        data = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+        with open(os.path.join(root, MANIFEST), encoding="utf-8") as fh:
+            data = loads(fh.read())
         str(data["gpuplat"])
         out: dict[str, dict[str, str]] = {}
         for name, entry in data["environments"].items():
@@ -53,7 +60,7 @@ def recorded_files(root: Path) -> dict[str, dict[str, str]] | None:
         return None
 
 
-def unchanged(root: Path, envs: Sequence[str]) -> tuple[str, ...] | None:
+def unchanged(root: str | PathLike[str], envs: Sequence[str]) -> tuple[str, ...] | None:
     """The environments, when nothing a render of ``envs`` depends on changed since the last one.
 
     Every environment's fingerprint (gpuplat, spec, overlays, day) must equal the render
@@ -61,7 +68,7 @@ def unchanged(root: Path, envs: Sequence[str]) -> tuple[str, ...] | None:
     module folder may hold a file gpuplat did not write. Otherwise None: render.
     """
     cache = read_cache(root)
-    if cache is None or (root / TMP / JOURNAL).exists():
+    if cache is None or os.path.exists(os.path.join(root, TMP, JOURNAL)):
         return None
     recorded = recorded_files(root)
     selected = tuple(envs) or cache.declared
@@ -84,17 +91,20 @@ def unchanged(root: Path, envs: Sequence[str]) -> tuple[str, ...] | None:
     return selected
 
 
-def _strays(root: Path, owned: set[str]) -> bool:
+def _strays(root: str | PathLike[str], owned: set[str]) -> bool:
     """Whether a released module folder holds a file gpuplat did not write there."""
+    base = os.fspath(root)
     folders = {"/".join(p.split("/")[:3]) for p in owned if p.startswith("modules/")}
-    return any(
-        path.is_file() and path.relative_to(root).as_posix() not in owned
-        for folder in folders
-        for path in (root / folder).rglob("*")
-    )
+    for folder in folders:
+        for top, _dirs, names in os.walk(os.path.join(base, folder)):
+            rel = os.path.relpath(top, base).replace(os.sep, "/")
+            for name in names:
+                if f"{rel}/{name}" not in owned and os.path.isfile(os.path.join(top, name)):
+                    return True
+    return False
 
 
-def answer(args: Sequence[str], cwd: Path | None = None) -> int | None:
+def answer(args: Sequence[str], cwd: str | PathLike[str] | None = None) -> int | None:
     """The launcher's answer to ``gpuplat render`` with nothing to do: 0 after saying so.
 
     None when the command line is anything but ``render`` with ``-C DIR`` and ``-e ENV``
@@ -104,11 +114,11 @@ def answer(args: Sequence[str], cwd: Path | None = None) -> int | None:
     if parsed is None:
         return None
     given, envs = parsed
-    root = _project(given, cwd or Path())
+    root = _project(given, os.fspath(cwd) if cwd is not None else os.getcwd())
     if root is None:
         return None
     try:
-        fd = os.open(root / LOCK, os.O_RDWR)
+        fd = os.open(os.path.join(root, LOCK), os.O_RDWR)
     except OSError:
         return None
     try:
@@ -160,17 +170,21 @@ def _render_args(args: Sequence[str]) -> tuple[str | None, list[str]] | None:
     return (project, envs) if command else None
 
 
-def _project(given: str | None, cwd: Path) -> Path | None:
+def _project(given: str | None, cwd: str) -> str | None:
     """The project folder as the command line finds it (``-C``, else up from ``cwd``)."""
     if given is not None:
-        root = cwd / given  # an absolute `given` replaces cwd
-        return root if (root / SPEC_FILE).is_file() else None
-    if (cwd / SPEC_FILE).is_file():
+        root = os.path.join(cwd, given)  # an absolute `given` replaces cwd
+        return root if os.path.isfile(os.path.join(root, SPEC_FILE)) else None
+    if os.path.isfile(os.path.join(cwd, SPEC_FILE)):
         return cwd
-    for folder in cwd.resolve().parents:
-        if (folder / SPEC_FILE).is_file():
+    folder = os.path.realpath(cwd)
+    while True:
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+        if os.path.isfile(os.path.join(folder, SPEC_FILE)):
             return folder
-    return None
 
 
 def _take(fd: int) -> bool:
@@ -181,18 +195,19 @@ def _take(fd: int) -> bool:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         return False
-    import datetime
+    import time
 
-    since = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    holder = {"pid": os.getpid(), "argv": sys.argv, "since": since}
+    since = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())  # as runlock says it
+    holder = {"pid": os.getpid(), "argv": list(sys.argv), "since": since}
     os.ftruncate(fd, 0)
-    os.write(fd, (json.dumps(holder) + "\n").encode())
+    os.write(fd, (dumps_line(holder) + "\n").encode())
     return True
 
 
-def _staged(root: Path) -> bool:
+def _staged(root: str) -> bool:
     """Whether a killed render left staging behind (the full render clears it away)."""
     try:
-        return any(p.name.startswith("stage-") or p.name == JOURNAL for p in (root / TMP).iterdir())
+        names = os.listdir(os.path.join(root, TMP))
     except OSError:
         return False
+    return any(name.startswith("stage-") or name == JOURNAL for name in names)
