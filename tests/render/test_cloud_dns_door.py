@@ -28,7 +28,7 @@ DOOR = """\
 """
 
 
-def _project(tmp_path: Path) -> Path:
+def cloud_dns_project(tmp_path: Path) -> Path:
     """The example with a Cloud DNS door, every state local (no backend of its own)."""
     root = tmp_path / "project"
     shutil.copytree(EXAMPLE, root)
@@ -56,7 +56,7 @@ def _project(tmp_path: Path) -> Path:
     return root
 
 
-def _serving_state(root: Path, cluster: str, serving: bool, address: str | None) -> None:
+def serving_state(root: Path, cluster: str, serving: bool, address: str | None) -> None:
     """The serving root's ``placements`` output, applied by real terraform to its local state."""
     folder = root / "states" / cluster
     folder.mkdir(parents=True, exist_ok=True)
@@ -86,7 +86,7 @@ def _weights(record: dict[str, object]) -> dict[str, float]:
 
 
 def test_the_door_root_holds_every_placement_and_no_serving_root_holds_it(tmp_path: Path) -> None:
-    root = _project(tmp_path)
+    root = cloud_dns_project(tmp_path)
     door = root / "envs" / "dev" / "door-chat"
     main = (door / "main.tf").read_text()
     assert 'source = "../../../modules/cloud-dns-weighted-record/1.0.0"' in main
@@ -103,15 +103,15 @@ def test_the_door_root_holds_every_placement_and_no_serving_root_holds_it(tmp_pa
 
 
 def test_weights_follow_the_applied_serving_states_not_the_spec(tmp_path: Path) -> None:
-    root = _project(tmp_path)
+    root = cloud_dns_project(tmp_path)
     door = root / "envs" / "dev" / "door-chat"
     cli_config = build_stand_ins()
     log = tmp_path / "applies.jsonl"
     env = record_env(log)
     # GKE serves, the AKS standby has its load balancer; nothing applied on AKS has an address
     # yet in the first step, so it is left out of the record set.
-    _serving_state(root, "inference-us", True, "203.0.113.10")
-    _serving_state(root, "inference-eus", False, None)
+    serving_state(root, "inference-us", True, "203.0.113.10")
+    serving_state(root, "inference-eus", False, None)
     assert run(cli_config, door, "init", "-input=false").returncode == 0
     first = run(cli_config, door, "apply", "-auto-approve", "-input=false", env=env)
     assert first.returncode == 0, first.stdout + first.stderr
@@ -124,11 +124,11 @@ def test_weights_follow_the_applied_serving_states_not_the_spec(tmp_path: Path) 
     assert [_weights(r) for r in _records(log)] == [{"203.0.113.10": 100}]
 
     # The target's serving root applied (its rollout waited for): it joins at its weight.
-    _serving_state(root, "inference-eus", True, "198.51.100.7")
+    serving_state(root, "inference-eus", True, "198.51.100.7")
     run(cli_config, door, "apply", "-auto-approve", "-input=false", env=env)
     # The source's serving root applied without its replacement: its weight falls to 0
     # while its replicas still serve the clients that hold the old answer.
-    _serving_state(root, "inference-us", False, "203.0.113.10")
+    serving_state(root, "inference-us", False, "203.0.113.10")
     run(cli_config, door, "apply", "-auto-approve", "-input=false", env=env)
     assert [_weights(r) for r in _records(log)] == [
         {"203.0.113.10": 100},
