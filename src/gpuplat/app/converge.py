@@ -19,6 +19,7 @@ from pathlib import Path
 
 from gpuplat.app import pending
 from gpuplat.app.apply import apply_env
+from gpuplat.app.door import follow
 from gpuplat.app.failover import load_env
 from gpuplat.app.groupmove import refuse_group_move
 from gpuplat.app.hold import floor_variables, running_count, target_hold
@@ -52,10 +53,12 @@ class ConvergeResult:
     floor: int = 0
     """Replicas an autoscaled target was held at while the sources went down (0: none)."""
     handed_back: bool = False
+    doors: list[str] = field(default_factory=list)
+    """Front-door roots of their own (Cloud DNS) applied after the serving roots they follow."""
 
     @property
     def changed(self) -> bool:
-        return bool(self.applied)
+        return bool(self.applied or self.doors)
 
 
 def converge(
@@ -140,14 +143,24 @@ def converge(
     for cluster in order:
         if door and cluster in result.replaced and result.roles[cluster][0] != "active":
             # Out of the front door (weight 0) before its replicas go.
+            doors: list[str] = []
             applied = take_down(
-                root, env, cluster, addresses[cluster], binary=binary, progress=progress
+                root,
+                env,
+                cluster,
+                addresses[cluster],
+                binary=binary,
+                progress=progress,
+                spec=spec_env,
+                doors=doors,
             )
         else:
             done = apply_env(
                 root, env, binary=binary, progress=progress, clusters=[cluster], yes=True
             )
             applied = bool(done.applied)
+            doors = follow(root, spec_env, [cluster], binary=binary, progress=progress)
+        result.doors += [f"{d} after {cluster}" for d in doors]
         (result.applied if applied else result.unchanged).append(cluster)
     if result.floor and target is not None:
         _plan(root, env, [target], binary, progress, {})
@@ -233,6 +246,7 @@ def result_lines(result: ConvergeResult) -> list[str]:
         lines.append(f"applied: {cluster}")
     for cluster in result.unchanged:
         lines.append(f"{cluster} had nothing to apply")
+    lines += [f"front door applied: {door}" for door in result.doors]
     if result.handed_back and result.move is not None:
         lines.append(f"applied: {result.move.target} handed back to its autoscaler")
     if result.move is not None:
@@ -256,6 +270,7 @@ def result_json(result: ConvergeResult) -> dict[str, object]:
         "changed": result.changed,
         "floor": result.floor,
         "handed_back": result.handed_back,
+        "front_doors": list(result.doors),
     }
 
 

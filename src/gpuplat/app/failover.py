@@ -7,6 +7,7 @@ from pathlib import Path
 from gpuplat.app.groupmove import ready_line
 from gpuplat.errors import GpuplatError
 from gpuplat.render.frontdoor import SERVING_WEIGHT
+from gpuplat.render.naming import door_dir
 from gpuplat.spec.failover import Door, Failover, Move, plan_failover
 from gpuplat.spec.load import EnvSpec, load_project
 from gpuplat.spec.model import Role
@@ -115,15 +116,17 @@ def report_lines(env: str, plan: Failover) -> list[str]:
                 "    the apply returns once the new pods are ready (terraform waits for the "
                 "rollout): only then phase 2"
             )
-        lines += _door_lines(plan, move, phase)
+        lines += _door_lines(plan, move, phase, env)
     return lines
 
 
-def _door_lines(plan: Failover, move: Move, phase: int) -> list[str]:
+def _door_lines(plan: Failover, move: Move, phase: int, env: str) -> list[str]:
     """What the phase does to the front door's weighted records (none without one)."""
     if plan.door is None:
         return []
     name, ttl, dns = plan.door
+    if dns == "cloud_dns":
+        return _root_door_lines(plan, move, phase, env)
     if phase == 1:
         raised = (
             f"endpoint enabled at weight {SERVING_WEIGHT}"
@@ -146,6 +149,28 @@ def _door_lines(plan: Failover, move: Move, phase: int) -> list[str]:
         f"{move.cluster} for up to the TTL ({ttl} s), which still serves them",
     ]
     return lines
+
+
+def _root_door_lines(plan: Failover, move: Move, phase: int, env: str) -> list[str]:
+    """A Cloud DNS front door: its own root, applied after the serving apply it follows (it
+    reads the placement's weight and address from that cluster's serving state)."""
+    assert plan.door is not None
+    name, ttl, _ = plan.door
+    folder = door_dir(env, plan.workload)
+    apply = f"      terraform -chdir={folder} init && terraform -chdir={folder} apply"
+    if phase == 1:
+        return [
+            f"    front door {name}: then its root {folder}, {move.cluster}'s item to weight "
+            f"{SERVING_WEIGHT} (read from the serving state the rollout was applied to):",
+            apply,
+        ]
+    when = "after the first apply, before the replacement" if move.replace else "then"
+    return [
+        f"    front door {name}: {when}, its root {folder}, {move.cluster}'s item to weight 0:",
+        apply,
+        f"    new clients go to {plan.target}; those holding the old answer reach "
+        f"{move.cluster} for up to the TTL ({ttl} s), which still serves them",
+    ]
 
 
 def door_json(plan: Failover) -> list[dict[str, object]] | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gpuplat.app.apply import apply_env
+from gpuplat.app.door import follow
 from gpuplat.app.plan import plan_envs
 from gpuplat.progress import Progress
 from gpuplat.spec.load import EnvSpec
@@ -33,17 +34,25 @@ def take_down(
     *,
     binary: TerraformBinary,
     progress: Progress,
+    spec: EnvSpec | None = None,
+    doors: list[str] | None = None,
 ) -> bool:
     """Apply a source behind a front door: its weight to 0, then its Deployment replaced.
 
-    Returns whether anything was applied.
+    Returns whether anything was applied. With ``spec``, a front-door root of its own (Cloud
+    DNS) that follows the cluster is applied between the two (its weight read from the first),
+    and its label appended to ``doors`` when it changed.
 
     Raises:
         GpuplatError: A plan or an apply failed (after the first apply, the source is out of
             the front door and still serving).
     """
     applied = False
-    for replace in ({}, {cluster: [deployment]}):
+    for step, replace in enumerate(({}, {cluster: [deployment]})):
+        if step and spec is not None:
+            changed = follow(root, spec, [cluster], binary=binary, progress=progress)
+            if doors is not None:
+                doors.extend(changed)
         plan = plan_envs(
             root,
             [env],

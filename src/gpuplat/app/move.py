@@ -24,6 +24,7 @@ from pathlib import Path
 
 from gpuplat.app import pending, saved, servingplan
 from gpuplat.app.apply import apply_env
+from gpuplat.app.door import follow
 from gpuplat.app.failover import (
     load_env,
     move_json,
@@ -66,6 +67,9 @@ class MoveResult:
     """Replicas an autoscaled target was brought up to (the sources' serving count), 0: none."""
     handed_back: bool = False
     """The target's count was handed back to its autoscaler after the sources went down."""
+    doors: list[str] = field(default_factory=list)
+    """Front-door roots of their own (Cloud DNS) applied, in order, after the serving roots
+    they follow: ``<door> after <cluster>``."""
 
 
 def carry_out(
@@ -162,6 +166,7 @@ def carry_out(
     for cluster in [to, *(s for s in sources if s not in result.pending)]:
         try:
             if cluster in lowered:
+                doors: list[str] = []
                 applied = take_down(
                     root,
                     env,
@@ -169,12 +174,17 @@ def carry_out(
                     deployment(changed, workload, cluster),
                     binary=binary,
                     progress=progress,
+                    spec=changed,
+                    doors=doors,
                 )
+                result.doors += [f"{d} after {cluster}" for d in doors]
             else:
                 done = apply_env(
                     root, env, binary=binary, progress=progress, clusters=[cluster], yes=True
                 )
                 applied = bool(done.applied)
+                doors = follow(root, changed, [cluster], binary=binary, progress=progress)
+                result.doors += [f"{d} after {cluster}" for d in doors]
         except GpuplatError as exc:
             raise _stopped(exc, result, cluster) from None
         (result.applied if applied else result.unchanged).append(cluster)
@@ -312,6 +322,7 @@ def result_lines(result: MoveResult) -> list[str]:
             f"    {check.target} starts at {result.floor} replica(s), the count the source {seen}; "
             "its autoscaler gets the count back once the source is down",
         )
+    lines += [f"front door applied: {door}" for door in result.doors]
     if result.handed_back:
         lines.append(f"phase 3 applied: {check.target} handed back to its autoscaler")
     for cluster in result.pending:
@@ -343,4 +354,5 @@ def result_json(result: MoveResult) -> dict[str, object]:
         "floor": result.floor,
         "handed_back": result.handed_back,
         "pending": list(result.pending),
+        "front_doors": list(result.doors),
     }

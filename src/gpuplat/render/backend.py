@@ -6,7 +6,7 @@ only that cloud's credentials), else in its environment's.
 
 from __future__ import annotations
 
-from gpuplat.render.naming import to_project
+from gpuplat.render.naming import DOOR_DEPTH, ROOT_DEPTH, door_folder, to_project
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Backend, Cluster
 
@@ -24,10 +24,23 @@ def state_prefix(env: EnvSpec, cluster: Cluster) -> str:
     return f"{base}/{cluster.name}"
 
 
-def backend_block(env: EnvSpec, cluster: Cluster, stage: str) -> dict[str, object]:
-    """``{"type": ..., "settings": {...}}`` for the ``backend`` block of one root."""
-    local = f"{to_project()}/{local_state(env.name, cluster.name, stage)}"
+def backend_block(
+    env: EnvSpec, cluster: Cluster, stage: str, depth: int = ROOT_DEPTH
+) -> dict[str, object]:
+    """``{"type": ..., "settings": {...}}`` for the ``backend`` block of one root (or of a
+    ``terraform_remote_state`` reading it from a root ``depth`` folders below the project)."""
+    local = f"{to_project(depth)}/{local_state(env.name, cluster.name, stage)}"
     return _block(cluster_backend(env, cluster), state_prefix(env, cluster), stage, local)
+
+
+def door_backend_block(env: EnvSpec, workload: str) -> dict[str, object]:
+    """The backend of a workload's front-door root: the environment's, beside the clusters'
+    states (``<prefix>/door-<workload>/door``), since the door belongs to no one cluster."""
+    backend = env.env.backend
+    base = (backend.prefix or f"{env.spec.project}/{env.name}").strip("/")
+    folder = door_folder(workload)
+    local = f"{to_project(DOOR_DEPTH)}/{local_state(env.name, folder, 'door')}"
+    return _block(backend, f"{base}/{folder}", "door", local)
 
 
 def legacy_backend_block(env: EnvSpec, stage: str, project: str) -> dict[str, object]:

@@ -1,5 +1,7 @@
 """The front door of a workload: per placement, weighted health-checked DNS records.
 
+(Cloud DNS holds every placement in one record set: its own root, render/door.py.)
+
 Each cluster's serving root holds its own placement's records (one Route 53 module call, or one
 Traffic Manager endpoint), so a cluster is applied with its own cloud's credentials plus the
 DNS cloud's, and a cloud that is down never blocks the records of the others. A Traffic
@@ -48,9 +50,10 @@ def address_module(plan: ServingPlan, server: ServerView) -> str:
 def door_view(
     plan: ServingPlan, workload: Workload, server: ServerView
 ) -> dict[str, object] | None:
-    """The placement's front-door module call, or None when the workload has no front door."""
+    """The placement's front-door module call, or None when the workload has no front door in
+    its clusters' serving roots (none, or Cloud DNS's, which is a root of its own)."""
     door = workload.front_door
-    if door is None:
+    if door is None or door.dns not in MODULES:
         return None
     health: dict[str, object] = {
         "path": plan.probes.path,
@@ -129,6 +132,7 @@ def provider_views(workloads: list[Workload]) -> list[dict[str, object]]:
     Traffic Manager is global too: its provider needs the profile's subscription only.
     """
     doors = [w.front_door for w in workloads if w.front_door is not None]
+    doors = [d for d in doors if d.dns in MODULES]
     views: list[dict[str, object]] = []
     route53 = [d for d in doors if d.dns == "route53"]
     if route53:

@@ -9,10 +9,14 @@ from gpuplat.hcl.writer import ident
 
 _NOT_IDENT = re.compile(r"[^A-Za-z0-9_-]")
 
+TERRAFORM_VERSION = ">= 1.10"
+"""The terraform versions every root accepts."""
 STAGES = ("infra", "platform", "serving")
 """Stages of every cluster's roots, in apply order; destroy walks them backwards."""
 ROOT_DEPTH = 4
 """Folders from the project to a root: envs/<env>/<cluster>/<stage>."""
+DOOR_DEPTH = 3
+"""Folders from the project to a workload's front-door root: envs/<env>/door-<workload>."""
 
 
 def module_label(kind: str, *names: str) -> str:
@@ -32,6 +36,16 @@ def module_label(kind: str, *names: str) -> str:
 def root_dir(env: str, cluster: str, stage: str) -> str:
     """Folder of one root module, relative to the project: each cluster has its own roots."""
     return f"envs/{env}/{cluster}/{stage}"
+
+
+def door_folder(workload: str) -> str:
+    """The folder of a workload's front-door root in its environment (``door-<workload>``)."""
+    return f"door-{workload}"
+
+
+def door_dir(env: str, workload: str) -> str:
+    """Folder of a workload's front-door root, relative to the project: one per environment."""
+    return f"envs/{env}/{door_folder(workload)}"
 
 
 def to_project(depth: int = ROOT_DEPTH) -> str:

@@ -14,8 +14,15 @@ from gpuplat.releases.lock import sha256
 from gpuplat.releases.versions import Release, latest, release_files, release_hashes
 from gpuplat.render.access import cluster_access, infra_state
 from gpuplat.render.backend import backend_block
+from gpuplat.render.door import has_door_root, render_door
 from gpuplat.render.frontdoor import address_module, door_of, door_view, provider_views
-from gpuplat.render.naming import STAGES, module_label, root_dir, to_project
+from gpuplat.render.naming import (
+    STAGES,
+    TERRAFORM_VERSION,
+    module_label,
+    root_dir,
+    to_project,
+)
 from gpuplat.render.platform import platform_view
 from gpuplat.render.serving import ModuleCall, ServerView, server_view
 from gpuplat.render.templates import environment
@@ -30,7 +37,6 @@ PROVIDERS: dict[str, tuple[str, str]] = {
     **{name: pin for t in TARGETS.values() for name, pin in t.providers.items()},
 }
 """Source and version constraint of every provider a root may need."""
-TERRAFORM_VERSION = ">= 1.10"
 FILES = ("versions.tf", "backend.tf", "providers.tf", "main.tf", "outputs.tf")
 
 
@@ -46,7 +52,8 @@ class Rendered:
     cluster_files: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     """(env, cluster) -> the files its plans are computed from (its roots, the modules they call)."""
     roots: dict[str, list[str]] = field(default_factory=dict)
-    """env -> its root folders, cluster by cluster, each in stage order."""
+    """env -> its root folders, cluster by cluster, each in stage order, then its workloads'
+    front-door roots."""
     modules: dict[str, Release] = field(default_factory=dict)
     """module folder -> the released version it holds."""
 
@@ -109,8 +116,24 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
                         out.module_hashes[f"{release.folder}/{name}"] = digest
                         owned.append(f"{release.folder}/{name}")
             out.cluster_files[(env.name, cluster.name)] = sorted(set(owned))
+        doors: list[str] = []
+        for workload in env.spec.workloads:
+            if not has_door_root(workload):
+                continue
+            root, files, modules = render_door(env, workload)
+            out.roots[env.name].append(root)
+            for name, text in files.items():
+                out.files[f"{root}/{name}"] = text
+                doors.append(f"{root}/{name}")
+            for module in modules:
+                release = latest(module)
+                out.modules[release.folder] = release
+                for name, digest in release_hashes(release).items():
+                    out.module_hashes[f"{release.folder}/{name}"] = digest
+                    doors.append(f"{release.folder}/{name}")
         out.env_files[env.name] = sorted(
             {p for (name, _), paths in out.cluster_files.items() if name == env.name for p in paths}
+            | set(doors)
         )
     out.files = dict(sorted(out.files.items()))
     return out

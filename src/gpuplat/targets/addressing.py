@@ -14,6 +14,9 @@ class AddressHooks:
 
     load_balancer: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     """Annotations of a LoadBalancer Service for an internal or an external load balancer."""
+    address_is_ip: ClassVar[bool] = True
+    """Whether the load balancer the cloud gives a Service is reached at an IP address (GKE,
+    AKS) rather than a host name (EKS's NLB): a Cloud DNS front door health checks IPs only."""
     probe_path_annotation: ClassVar[str | None] = None
     """The annotation that makes the cloud's load balancer probe an HTTP path (None: the
     cloud probes the node port, and kube-proxy answers only for nodes with ready pods)."""

@@ -31,6 +31,7 @@ def run_checks(
     out.extend(clusters.check(spec, locator))
     out.extend(reuse.run("pools", pools.cluster_pools, spec, locator, pool_context(spec, locator)))
     out.extend(address.subscriptions(spec, locator))
+    out.extend(address.host_names(spec, locator))
     out.extend(clusters.calendar(spec, locator, today))
     broken: set[tuple[str, str]] = set()
     for diag in out:

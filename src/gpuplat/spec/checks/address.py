@@ -9,6 +9,7 @@ from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Spec, Workload
 from gpuplat.spec.model.frontdoor import FrontDoor
+from gpuplat.targets import target
 
 _PROFILE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
 """A Traffic Manager profile's relative DNS name: one DNS label."""
@@ -17,7 +18,16 @@ _CHECKERS = {
     "each placement's address from the internet",
     "traffic_manager": "a Traffic Manager front door needs address.scheme external: its "
     "monitor probes each endpoint from Azure's probing agents on the internet",
+    "cloud_dns": "a Cloud DNS front door needs address.scheme external: its health check probes "
+    "each placement's IP from Google Cloud regions over the internet",
 }
+_FOREIGN = {
+    "zone_id": "route53",
+    "endpoint": "route53",
+    "traffic_manager": "traffic_manager",
+    "cloud_dns": "cloud_dns",
+}
+"""Settings of one kind of front door, refused on the others."""
 
 
 def check(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
@@ -32,6 +42,8 @@ def check(workload: Workload, base: KeyPath, loc: Locator) -> Iterator[Diagnosti
         yield loc.error(at, _CHECKERS[door.dns], "set address: {scheme: external}", at_key=True)
     if door.dns == "route53":
         yield from _route53(door, at, loc)
+    elif door.dns == "cloud_dns":
+        yield from _cloud_dns(door, at, loc)
     else:
         yield from _traffic_manager(door, at, loc)
 
@@ -44,11 +56,30 @@ def _route53(door: FrontDoor, at: KeyPath, loc: Locator) -> Iterator[Diagnostic]
             "set zone_id to the id of a hosted zone you own that holds name (e.g. Z0123…)",
             at_key=True,
         )
-    if door.traffic_manager is not None:
+    yield from _foreign(door, at, loc, ("traffic_manager", "cloud_dns"))
+
+
+def _foreign(
+    door: FrontDoor, at: KeyPath, loc: Locator, keys: tuple[str, ...]
+) -> Iterator[Diagnostic]:
+    for key in keys:
+        if getattr(door, key) is not None:
+            yield loc.error(
+                (*at, key),
+                f"{key} is for dns: {_FOREIGN[key]}",
+                f"remove it, or set dns: {_FOREIGN[key]}",
+                at_key=True,
+            )
+
+
+def _cloud_dns(door: FrontDoor, at: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
+    yield from _foreign(door, at, loc, ("zone_id", "endpoint", "traffic_manager"))
+    if door.cloud_dns is None:
         yield loc.error(
-            (*at, "traffic_manager"),
-            "traffic_manager is for dns: traffic_manager",
-            "remove it, or set dns: traffic_manager",
+            at,
+            "a Cloud DNS front door needs cloud_dns: the project and the public managed zone "
+            "its record set goes in",
+            "add cloud_dns: {project: …, managed_zone: …}",
             at_key=True,
         )
 
@@ -62,6 +93,7 @@ def _traffic_manager(door: FrontDoor, at: KeyPath, loc: Locator) -> Iterator[Dia
                 "remove it (an Azure DNS zone goes in traffic_manager.dns_zone)",
                 at_key=True,
             )
+    yield from _foreign(door, at, loc, ("cloud_dns",))
     tm = door.traffic_manager
     if tm is None:
         yield loc.error(
@@ -132,3 +164,30 @@ def subscriptions(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
             f"put the profiles of workloads that share {cluster} in one subscription",
             related=[(at, f"workload {spec.workloads[other].name}'s")],
         )
+
+
+def host_names(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
+    """A Cloud DNS front door in front of a cluster whose load balancer has a host name.
+
+    Cloud DNS health checks external endpoints by IP (``health_checked_targets.
+    external_endpoints``, A records only), and a record set's targets are IPs: an EKS NLB is
+    reached at a host name whose addresses AWS owns and may change. Static addresses for it
+    (Elastic IPs, one per public subnet, given to the NLB by annotation) are not rendered.
+    """
+    clouds = {c.name: c.cloud for c in spec.clusters}
+    for i, workload in enumerate(spec.workloads):
+        door = workload.front_door
+        if door is None or door.dns != "cloud_dns":
+            continue
+        for j, name in enumerate(workload.clusters):
+            cloud = clouds.get(name)
+            if cloud is None or target(cloud).address_is_ip:
+                continue
+            yield loc.error(
+                ("workloads", i, "clusters", j),
+                f'a Cloud DNS front door cannot route to "{name}": its {target(cloud).title} '
+                "load balancer is reached at a host name, and Cloud DNS's weighted records "
+                "and health checks take IP addresses",
+                "use dns: route53 or dns: traffic_manager, which route to host names, or "
+                "keep this workload's Cloud DNS front door to clusters on GKE and AKS",
+            )

@@ -33,15 +33,34 @@ class TrafficManager(SpecModel):
     )
 
 
+class CloudDns(SpecModel):
+    """Where a Cloud DNS front door lives (you own the project and its public managed zone)."""
+
+    project: str = Field(description="The Google Cloud project of the managed zone.")
+    managed_zone: str = Field(
+        description="The name of an existing public managed zone (not its DNS name) that "
+        "holds the front door's name."
+    )
+    health_regions: list[str] = Field(
+        default_factory=lambda: ["us-east4", "europe-west1", "asia-southeast1"],
+        min_length=3,
+        max_length=3,
+        description="The three Google Cloud regions the health check probes from (Cloud DNS "
+        "checks of external endpoints take exactly three).",
+    )
+
+
 class FrontDoor(SpecModel):
     """Health-checked weighted DNS records in front of the workload's placements."""
 
-    dns: Literal["route53", "traffic_manager"] = Field(
+    dns: Literal["route53", "traffic_manager", "cloud_dns"] = Field(
         description="route53: one weighted record per placement in a Route 53 hosted zone "
         "you own, each with a health check on the server's readiness path. traffic_manager: "
         "an Azure Traffic Manager profile (Weighted) with one external endpoint per "
         "placement, disabled while the placement is a standby, its monitor probing the "
-        "readiness path."
+        "readiness path. cloud_dns: one Cloud DNS record set with a weighted round robin "
+        "policy holding every placement, rendered in a front-door root of its own, each "
+        "placement's IP health checked."
     )
     zone_id: str | None = Field(
         None, description="route53: the hosted zone the records go in (you own it)."
@@ -55,6 +74,9 @@ class FrontDoor(SpecModel):
     )
     traffic_manager: TrafficManager | None = Field(
         None, description="traffic_manager: the profile's subscription, group and DNS zone."
+    )
+    cloud_dns: CloudDns | None = Field(
+        None, description="cloud_dns: the managed zone's project and name."
     )
 
     @property

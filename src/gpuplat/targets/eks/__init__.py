@@ -63,6 +63,8 @@ class EKS(Target):
         },
         "external": {"service.beta.kubernetes.io/aws-load-balancer-type": "nlb"},
     }
+    # The NLB is reached at a host name (its IPs are AWS's, one per subnet, and may change).
+    address_is_ip = False
     account = "aws"
     example_region = "us-east-1"
     region_pattern = re.compile(r"^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d+$")
