@@ -301,6 +301,8 @@ def gpu_delta(plan: Plan) -> GpuDelta | None:
 
 SERVER_RESOURCE = "kubernetes_deployment_v1"
 """The typed resource of a model server's Deployment (module model-server)."""
+GROUP_RESOURCE = "kubernetes_manifest"
+"""The resource type of a multi-host server's LeaderWorkerSet (module model-server's group)."""
 
 
 def served_gpus(plan: Plan, table: Mapping[str, Element] | None = None) -> ServedGpus | None:
@@ -334,9 +336,15 @@ def served_gpus(plan: Plan, table: Mapping[str, Element] | None = None) -> Serve
 
 
 def running_replicas(plan: Plan) -> dict[str, int]:
-    """Model server Deployment address -> replicas before the plan (the refreshed state)."""
+    """Model server Deployment address -> replicas before the plan (the refreshed state); a
+    multi-host server's LeaderWorkerSet address -> its groups (see :func:`set_count`)."""
     out: dict[str, int] = {}
     for change in plan.resource_changes:
+        if change.type == GROUP_RESOURCE and change.mode == "managed":
+            groups = set_count(change.before)
+            if groups is not None:
+                out[change.address] = groups
+            continue
         if change.type != SERVER_RESOURCE or change.mode != "managed":
             continue
         replicas = first(change.before, "spec").get("replicas")
@@ -344,6 +352,23 @@ def running_replicas(plan: Plan) -> dict[str, int]:
         if count.isdigit():
             out[change.address] = int(count)
     return out
+
+
+def set_count(values: object) -> int | None:
+    """Groups a LeaderWorkerSet runs in a ``kubernetes_manifest``'s refreshed state, or None
+    for another kind. The live object's ``spec.replicas`` (the provider reads it back, KEDA's
+    count included), else the count the manifest names; 0 when neither says (an autoscaled
+    set whose object was never read back)."""
+    manifest = values.get("manifest") if isinstance(values, Mapping) else None
+    if not isinstance(manifest, Mapping) or manifest.get("kind") != "LeaderWorkerSet":
+        return None
+    live = values.get("object") if isinstance(values, Mapping) else None
+    for source in (live, manifest):
+        spec = source.get("spec") if isinstance(source, Mapping) else None
+        count = spec.get("replicas") if isinstance(spec, Mapping) else None
+        if isinstance(count, int) and not isinstance(count, bool):
+            return count
+    return 0
 
 
 def _deployment_gpus(values: object) -> int:

@@ -4,9 +4,11 @@
 x GPUs), the LeaderWorkerSet's count changed in place (no replacement), the target's own GPU
 fabric required on the group's pool, and the wait for every group before the source goes: the
 set's apply waits for them (model-server 3.4.0, tests/multihost/test_group_wait.py). Carrying a
-move out (``failover`` without --dry-run, ``converge``) goes ahead, except where nothing can
-wait for the groups: an autoscaled group (KEDA's count), or converge running groups on a
-cluster without a fabric; those are refused, located, with exit 7. Nothing runs terraform.
+move out (``failover`` without --dry-run, ``converge``) goes ahead, an autoscaled group's too
+(held at the sources' groups, tests/multihost/test_group_failover.py), except where nothing can
+wait for the groups: an autoscaled group moved to a warm standby (its ScaledObject already owns
+the count), or converge running groups on a cluster without a fabric; those are refused,
+located, with exit 7. Nothing runs terraform.
 
 The project is the 405B example with a second EKS cluster (us-west-2) as a cold standby.
 """
@@ -16,8 +18,6 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-
-import pytest
 
 from gpuplat.errors import ExitCode
 from tests.multihost.test_group import DATA
@@ -97,12 +97,20 @@ def test_a_group_fails_over_by_whole_groups_and_waits_for_them(tmp_path: Path) -
     assert not (folder / "envs").exists()
 
 
-def test_an_autoscaled_group_is_waited_for_by_hand(tmp_path: Path) -> None:
+def test_an_autoscaled_group_s_dry_run_shows_the_held_groups_and_their_gpus(
+    tmp_path: Path,
+) -> None:
     folder = two_clusters(tmp_path, AUTOSCALED)
     args = ("failover", "llama-405b", "--to", "frontier-usw2", "-e", "dev", "--dry-run")
     text = run(*args, cwd=folder)
     assert text.exit_code == 0, text.stdout + text.stderr
-    assert "KEDA owns the count, and the apply does not wait for the groups" in text.stdout
+    # The failover holds the set at the sources' groups: 1..2 groups x 2 nodes x 8 GPUs.
+    assert (
+        "    KEDA owns the count: gpuplat failover holds the set at the groups the sources serve "
+        "(1..2 groups x 2 nodes x 8 GPUs: 16..32 GPUs), its apply waits for every held group "
+        "before phase 2, and the count goes back to KEDA once the sources are down\n"
+    ) in text.stdout
+    # By hand a plain apply names no count: the wait stays the reader's.
     assert (
         "wait leaderworkerset/llama-405b --for=jsonpath='{.status.readyReplicas}'=1" in text.stdout
     )
@@ -121,23 +129,26 @@ def test_a_target_without_a_fabric_is_refused(tmp_path: Path) -> None:
     assert '"frontier-usw2" has no GPU fabric for the group on pool "p5"' in done.stdout
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ("failover", "llama-405b", "--to", "frontier-usw2", "-e", "dev", "--yes"),
-        ("converge", "llama-405b", "-e", "dev", "--yes"),
-    ],
-)
-def test_carrying_out_an_autoscaled_group_move_is_refused_where_its_autoscaling_is(
-    tmp_path: Path, args: tuple[str, ...]
+def test_an_autoscaled_group_s_move_to_a_warm_standby_is_refused_where_its_role_is(
+    tmp_path: Path,
 ) -> None:
-    folder = two_clusters(tmp_path, AUTOSCALED)
+    # A warm standby already has its ScaledObject, whose autoscaler would take the held groups
+    # back to its minimum while the apply waits for them.
+    warm = (
+        "    pool: p5\n",
+        "    pool: p5\n    placements:\n      frontier-usw2:\n        role: warm\n"
+        "        warm_replicas: 1\n",
+    )
+    folder = two_clusters(tmp_path, AUTOSCALED, warm)
+    args = ("failover", "llama-405b", "--to", "frontier-usw2", "-e", "dev", "--yes")
     done = run(*args, cwd=folder)
     assert done.exit_code == ExitCode.REFUSED == 7, done.stdout + done.stderr
     said = done.stdout + done.stderr
-    assert f"{args[0]} does not carry out the move of an autoscaled multi-host workload" in said
-    assert "gpuplat.yaml:77:5  workloads[0].autoscaling" in said
-    assert "failover --dry-run" in said
+    assert "failover does not carry out the move of an autoscaled multi-host workload to a " in (
+        said
+    )
+    assert "gpuplat.yaml:76:9  workloads[0].placements.frontier-usw2.role" in said
+    assert "make frontier-usw2 a cold standby" in said
     assert not (folder / "envs").exists()  # nothing rendered, planned or written
 
 

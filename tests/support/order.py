@@ -35,14 +35,15 @@ LONG_FILES: dict[str, float] = {
     "tests/app/test_failover_keda.py": 100.0,
     "tests/app/test_failover_run.py": 60.0,
     "tests/app/test_failover_converge.py": 50.0,
-    "tests/multihost/test_group_failover.py": 60.0,
+    "tests/multihost/test_group_failover.py": 100.0,
     "tests/terraform/test_cache_race.py": 50.0,
 }
 """Seconds a test file takes alone, for the files long enough to decide the run's end: CPU
 seconds of ``pytest -n 0 FILE`` where measured (2026-12-03: lifecycle, both front doors, keda,
-the zero-replica front door, the cache race; by hand: its wall clock alone at load 8, less the shared build;
-a front door's applied build is counted in each file that may make it first, see
-tests/support/snapshot.py), the rest from the wall clock of the ten slowest of a whole run."""
+the zero-replica front door, the group failovers, the cache race; by hand: its wall clock alone
+at load 8, less the shared build; a front door's applied build is counted in each file that may
+make it first, see tests/support/snapshot.py), the rest from the wall clock of the ten slowest of
+a whole run."""
 
 INTEGRATION_TEST = 10.0
 """A test marked ``integration`` (moto and a real apply) that the table does not name."""

@@ -133,7 +133,7 @@ def converge(
                 [target],
                 binary,
                 progress,
-                {target: [addresses[target]]} if hold.short else {},
+                {target: list(hold.replace)},
                 floor_variables(workload, target, result.floor),
             )[target]
     result.plans = [plans[c] for c in order]

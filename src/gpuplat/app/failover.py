@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gpuplat.app.groupmove import ready_line
+from gpuplat.app.groupmove import held_lines, ready_line
 from gpuplat.errors import GpuplatError
 from gpuplat.render.frontdoor import SERVING_WEIGHT
 from gpuplat.render.naming import door_dir
@@ -105,7 +105,8 @@ def report_lines(env: str, plan: Failover) -> list[str]:
         elif phase == 1 and move.groups:
             low = move.replicas[0]
             lines += [
-                "    KEDA owns the count, and the apply does not wait for the groups: before "
+                *held_lines(move),
+                f"    by hand (a plain apply names no count and waits for nothing): before "
                 f"phase 2 wait until every group of {move.groups} nodes is ready:",
                 f"    kubectl --context <{move.cluster}> -n {plan.namespace} wait "
                 f"leaderworkerset/{plan.workload} --for=jsonpath='{{.status.readyReplicas}}'={low} "

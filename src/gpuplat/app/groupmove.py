@@ -4,11 +4,13 @@ A multi-host workload is a LeaderWorkerSet of groups. Since model-server 3.4.0 t
 waits until every group is ready (its status counts them), as a Deployment's waits for its
 rollout, so a move carries out like one: the target's apply returns once its groups serve,
 and only then do the sources go. The set's count changes in place, so nothing is replaced.
+An autoscaled set (KEDA's count) is held at the sources' groups for the length of the move
+(app/hold.py; model-server 3.5.0 names the held count and waits for it), then handed back.
 Two cases still cannot keep the workload serving, and are refused where they are written:
 
-- an autoscaled group: its count is KEDA's (the set names no ``replicas``), so the target's
-  apply changes the ScaledObject's minimum alone, nothing waits for a group, and the sources
-  would go before the target serves;
+- (failover) an autoscaled group moved to a ``warm`` target: its ScaledObject already owns the
+  count there, and KEDA's HPA would take the held groups back to its minimum while the apply
+  waits for them (the hold reaches the ScaledObject only after the set is ready);
 - (converge) a cluster whose role runs groups has no GPU fabric on the group's pool (the
   failover's check refuses such a target before this is asked).
 """
@@ -16,35 +18,39 @@ Two cases still cannot keep the workload serving, and are refused where they are
 from __future__ import annotations
 
 from gpuplat.errors import RefusedError
-from gpuplat.spec.failover import fabric_reason
+from gpuplat.spec.failover import Move, fabric_reason
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Workload
-from gpuplat.spec.roles import bounds, on
+from gpuplat.spec.roles import bounds, on, role_of
 
 
-def refuse_group_move(env: EnvSpec, workload: str, verb: str) -> None:
-    """Refuse ``verb`` for ``workload`` where carrying out its group's move cannot be waited
-    for; nothing for a one-pod workload or a group the move can wait for.
+def refuse_group_move(env: EnvSpec, workload: str, verb: str, to: str | None = None) -> None:
+    """Refuse ``verb`` for ``workload`` (moved to ``to``, for a failover) where carrying out
+    its group's move cannot be waited for; nothing for a one-pod workload or a group the move
+    can wait for.
 
     Raises:
-        RefusedError: The group is autoscaled (located at its ``autoscaling``), or, for
-            converge, a cluster that runs its groups has no fabric (located at ``multi_host``).
+        RefusedError: An autoscaled group's target is warm (located at its placement's
+            ``role``), or, for converge, a cluster that runs its groups has no fabric (located
+            at ``multi_host``).
     """
     for i, found in enumerate(env.spec.workloads):
         if found.name != workload or found.multi_host is None:
             continue
         locator = Locator(env.tree, {"gpuplat.yaml": 0})
-        if autoscaled(found):
-            path: tuple[str | int, ...] = ("workloads", i, "autoscaling")
+        if to is not None and autoscaled(found) and role_of(found, to) == "warm":
+            path: tuple[str | int, ...] = ("workloads", i, "placements", to, "role")
             raise RefusedError(
-                f"{verb} does not carry out the move of an autoscaled multi-host workload: "
-                f'"{workload}" is a LeaderWorkerSet whose count of groups is KEDA\'s, so the '
-                "target's apply returns before any of its groups is ready",
-                "run gpuplat failover --dry-run for the phases and carry them out by hand, "
-                "waiting for the target's groups as it says before the source goes; or give "
-                "the workload a fixed count (replicas.min = replicas.max, no autoscaling)",
-                details=(f"{locator.mark(path, at_key=True)}  workloads[{i}].autoscaling",),
+                f"{verb} does not carry out the move of an autoscaled multi-host workload to a "
+                f'warm standby: "{workload}" on {to} already has its ScaledObject, whose '
+                "autoscaler would take the groups held for the move back to its minimum "
+                "before the apply has waited for them",
+                f"make {to} a cold standby (the move then holds and waits for its groups), or "
+                "run gpuplat failover --dry-run and wait for the groups by hand",
+                details=(
+                    f"{locator.mark(path, at_key=True)}  workloads[{i}].placements.{to}.role",
+                ),
             )
         if verb != "converge":
             return
@@ -71,4 +77,32 @@ def ready_line(groups: int, count: int) -> str:
     return (
         f"    the apply returns once every group of {groups} nodes is ready (terraform waits "
         f"until the set reports {count} groups ready and updated): only then phase 2"
+    )
+
+
+def group_gpus(move: Move) -> tuple[int, int]:
+    """(nodes, GPUs) of one group of the workload on the move's cluster."""
+    low = move.replicas[0]
+    return move.groups, move.gpus_after // low if low else 0
+
+
+def held_lines(move: Move) -> list[str]:
+    """What `gpuplat failover` does for an autoscaled group's target: the held count's GPUs."""
+    nodes, gpus = group_gpus(move)
+    low, high = move.replicas
+    return [
+        f"    KEDA owns the count: gpuplat failover holds the set at the groups the sources "
+        f"serve ({low}..{high} groups x {nodes} nodes x {gpus // nodes if nodes else 0} GPUs: "
+        f"{low * gpus}..{high * gpus} GPUs), its apply waits for every held group before "
+        "phase 2, and the count goes back to KEDA once the sources are down",
+    ]
+
+
+def held_result(move: Move, floor: int, seen: str) -> str:
+    """The result's line for an autoscaled group's target held at ``floor`` groups."""
+    nodes, gpus = group_gpus(move)
+    return (
+        f"    {move.cluster} starts at {floor} group(s) x {nodes} nodes "
+        f"({floor * gpus} GPUs), the count the source {seen}; its apply waited for them, and "
+        "KEDA gets the count back once the source is down"
     )

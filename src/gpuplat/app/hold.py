@@ -7,6 +7,12 @@ minimum. An autoscaler would start the target at its minimum, 0 for KEDA: the fi
 after the move would wait for a node, the pull and the weights on the cloud moved to. The
 target's Deployment is replaced (it starts at the held count and terraform waits for its
 rollout) only when it runs fewer now.
+
+A multi-host workload's autoscaled LeaderWorkerSet is held the same way, by whole groups, read
+from the sets' refreshed state. Nothing is replaced: the set names the held count
+(model-server 3.5.0's ``group.hold``) and its apply waits for those groups; since a set that
+names no count waits for nothing, a group is held whenever the target runs fewer than the
+sources serve, at least its own minimum.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ class Hold:
 
     count: int
     short: bool
+    replace: tuple[str, ...] = ()
+    """What the held plan replaces: the target's Deployment when it runs fewer (none for a
+    LeaderWorkerSet, whose count changes in place)."""
 
 
 def target_hold(
@@ -42,11 +51,23 @@ def target_hold(
     serving = next(p for p in serving_plans(env, to) if p.name == workload)
     if serving.scaler is None:
         return Hold(0, False)
+    if serving.group is not None:
+        read = sum(running_count(plans[c], group_set(workload, c)) for c in sources)
+        wanted = max(read + sum((known or {}).values()), serving.replicas_min)
+        wanted = min(wanted, serving.replicas_max)
+        short = running_count(plans[to], group_set(workload, to)) < wanted
+        return Hold(wanted, True) if short else Hold(0, False)
     read = sum(running_count(plans[c], deployment(env, workload, c)) for c in sources)
     wanted = min(read + sum((known or {}).values()), serving.replicas_max)
     if wanted <= serving.replicas_min:
         return Hold(0, False)
-    return Hold(wanted, running_count(plans[to], deployment(env, workload, to)) < wanted)
+    short = running_count(plans[to], deployment(env, workload, to)) < wanted
+    return Hold(wanted, short, (deployment(env, workload, to),) if short else ())
+
+
+def group_set(workload: str, cluster: str) -> str:
+    """Address of a multi-host model server's LeaderWorkerSet in the cluster's serving root."""
+    return f"module.{module_label('serve', workload, cluster)}.kubernetes_manifest.group[0]"
 
 
 def deployment(env: EnvSpec, workload: str, cluster: str) -> str:
@@ -56,7 +77,8 @@ def deployment(env: EnvSpec, workload: str, cluster: str) -> str:
 
 
 def running_count(plan: ClusterPlan, address: str) -> int:
-    """Replicas the Deployment at ``address`` runs now, read from the plan's refreshed state."""
+    """Replicas the Deployment (or groups the set) at ``address`` runs now, read from the
+    plan's refreshed state."""
     return sum(s.running.get(address, 0) for s in plan.stages)
 
 

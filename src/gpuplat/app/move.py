@@ -32,7 +32,7 @@ from gpuplat.app.failover import (
     plan_then_apply,
     report_lines,
 )
-from gpuplat.app.groupmove import refuse_group_move
+from gpuplat.app.groupmove import held_result, refuse_group_move
 from gpuplat.app.hold import deployment, floor_variables, target_hold
 from gpuplat.app.lowering import has_front_door, take_down
 from gpuplat.app.overlay import Before, set_roles
@@ -93,7 +93,7 @@ def carry_out(
         GpuplatError: The target cannot be planned or applied, or the overlay cannot be written.
     """
     spec_env = load_env(root, env)
-    refuse_group_move(spec_env, workload, "failover")
+    refuse_group_move(spec_env, workload, "failover", to)
     check = plan_failover(spec_env, workload, to, source_role=source_role)
     result = MoveResult(env, check)
     if check.refused:
@@ -147,7 +147,7 @@ def carry_out(
                 progress=progress,
                 stage="serving",
                 clusters=[to],
-                replace={to: [deployment(changed, workload, to)]},
+                replace={to: list(hold.replace)},
                 variables=floor_variables(workload, to, floor),
             )[0]
             _planned_or_raise(target, to)
@@ -319,8 +319,10 @@ def result_lines(result: MoveResult) -> list[str]:
         seen = "was last seen serving" if result.pending else "serves now"
         lines.insert(
             2,
-            f"    {check.target} starts at {result.floor} replica(s), the count the source {seen}; "
-            "its autoscaler gets the count back once the source is down",
+            held_result(check.up, result.floor, seen)
+            if check.up.groups
+            else f"    {check.target} starts at {result.floor} replica(s), the count the source "
+            f"{seen}; its autoscaler gets the count back once the source is down",
         )
     lines += [f"front door applied: {door}" for door in result.doors]
     if result.handed_back:

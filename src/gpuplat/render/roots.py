@@ -238,7 +238,8 @@ def _floored(plan: ServingPlan, server: ServerView) -> None:
     """Replica floors a failover raises for the length of its move (``var.failover_floor``,
     keyed by the model server's module label): the Deployment a failover replaces starts at
     the source's serving count and the autoscaler cannot take it below that until the
-    failover hands the count back by applying the root without the floor."""
+    failover hands the count back by applying the root without the floor. An autoscaled
+    multi-host set is held by its ``group.hold`` (model-server 3.5.0)."""
     if plan.scaler is None:
         return
     key = ident(server.module)
@@ -248,6 +249,10 @@ def _floored(plan: ServingPlan, server: ServerView) -> None:
         "min": raw(f"min({plan.replicas_max}, max({plan.replicas_min}, {floor}))"),
         "max": plan.replicas_max,
     }
+    group = server.args.get("group")
+    if isinstance(group, dict):
+        # An autoscaled set names no count: a held one names the floor and waits for it.
+        group["hold"] = raw(f"min({plan.replicas_max}, {floor})")
     zero = server.zero
     assert zero is not None  # an autoscaled workload has its scaler's arguments
     zero["replicas"] = {

@@ -15,8 +15,9 @@ A multi-host workload moves by whole groups: its GPUs always running are groups 
 GPUs, the LeaderWorkerSet's count changes in place (no replacement), and the target must have
 its own GPU fabric on the group's pool (the fabrics need not be of one kind: each cluster's
 pods use their own). The set's apply waits until every group is ready (model-server 3.4.0),
-as a Deployment's waits for its rollout; an autoscaled set's count is KEDA's and nothing waits
-for it, so the plan says to wait until the set reports its groups ready before phase 2.
+as a Deployment's waits for its rollout; an autoscaled set's count is KEDA's, so the failover
+holds it at the sources' groups and waits for those (app/hold.py, model-server 3.5.0), and the
+plan says what to wait for by hand before phase 2.
 
 Before any of it the target is checked with the same checks as ``gpuplat place``: capacity at
 the active replica count, GPU count and memory, sharing, and where the weights are read from.
@@ -54,7 +55,8 @@ class Move:
     groups: int = 0
     """Nodes a replica takes when it is a multi-host group (0: one pod, a Deployment)."""
     autoscaled: bool = False
-    """An autoscaler owns the count here (KEDA): a group's apply does not wait for it."""
+    """An autoscaler owns the count here (KEDA): a group's plain apply does not wait for it;
+    the failover holds it (app/hold.py)."""
 
 
 class Door(NamedTuple):

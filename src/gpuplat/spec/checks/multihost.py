@@ -77,8 +77,11 @@ def check(spec: Spec, workload: Workload, base: KeyPath, loc: Locator) -> Iterat
     if workload.scale_to_zero:
         yield loc.error(
             (*base, "scale_to_zero"),
-            "scale to zero is not built for multi-host groups (the KEDA HTTP add-on routes to "
-            "a Deployment's Service); a group is autoscaled on a server metric from one group up",
+            "scale to zero is refused for multi-host groups: the first request at zero would "
+            "wait for a whole group's cold start (every node started, the image pulled and the "
+            "weights copied on each node, then loaded: about 53 minutes for the 405B example, "
+            "docs/multi-host.md), longer than load balancers and clients hold a request; a group "
+            "is autoscaled on a server metric from one group up",
             "remove scale_to_zero; autoscale on the server's queue (autoscaling.metric) with "
             "replicas.min of 1 or more",
             at_key=True,

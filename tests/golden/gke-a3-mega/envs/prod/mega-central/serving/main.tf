@@ -14,7 +14,7 @@ module "weights_llama-405b_mega-central" {
 
 # Model server llama-405b on mega-central (primary)
 module "serve_llama-405b_mega-central" {
-  source = "../../../../modules/model-server/3.4.0"
+  source = "../../../../modules/model-server/3.5.0"
   providers = {
     kubernetes = kubernetes.cluster_mega-central
   }

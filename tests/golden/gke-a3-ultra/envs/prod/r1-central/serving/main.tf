@@ -14,7 +14,7 @@ module "weights_deepseek-r1_r1-central" {
 
 # Model server deepseek-r1 on r1-central (primary)
 module "serve_deepseek-r1_r1-central" {
-  source = "../../../../modules/model-server/3.4.0"
+  source = "../../../../modules/model-server/3.5.0"
   providers = {
     kubernetes = kubernetes.cluster_r1-central
   }
