@@ -187,6 +187,11 @@ def _topology_hint(cloud: str) -> str:
         return (
             "use an A3 Ultra or A4 pool with gpudirect: {type: rdma}, or remove multi_host.topology"
         )
+    if cloud == "aks":
+        return (
+            "set infiniband: true on the pool (its nodes then carry gpuplat's InfiniBand network "
+            "label), or remove multi_host.topology"
+        )
     return "remove multi_host.topology: the cloud's nodes carry no topology labels"
 
 
