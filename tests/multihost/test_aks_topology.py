@@ -25,7 +25,8 @@ HOSTNAME = "kubernetes.io/hostname"
 def test_an_infiniband_group_on_aks_is_placed_by_its_network_then_its_host(
     tmp_path: Path,
 ) -> None:
-    (plan,) = plans(tmp_path, EXAMPLE)
+    # Kueue places by topology only on nodes that exist: the pool keeps its four nodes up.
+    (plan,) = plans(tmp_path, EXAMPLE, ("min_nodes: 0", "min_nodes: 4"))
     assert plan.topology == (INFINIBAND_LABEL, HOSTNAME)
     objects = {str(o["kind"]): o for o in serving_objects(plan)}
     topology = objects["Topology"]
@@ -95,7 +96,9 @@ def test_each_rung_of_an_infiniband_ladder_is_a_network_of_its_own(tmp_path: Pat
 
 
 def test_a_group_without_infiniband_gets_no_topology(tmp_path: Path) -> None:
-    (plan,) = plans(tmp_path, EXAMPLE, ("        infiniband: true\n", ""))
+    (plan,) = plans(
+        tmp_path, EXAMPLE, ("        infiniband: true\n", ""), ("min_nodes: 0", "min_nodes: 4")
+    )
     assert plan.topology == ()
     kinds = {str(o["kind"]) for o in serving_objects(plan)}
     assert "Topology" not in kinds and "ClusterQueue" in kinds

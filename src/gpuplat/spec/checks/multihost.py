@@ -17,6 +17,7 @@ from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import PoolGpu, resolve_pool
 from gpuplat.targets import device_plugin, target
+from gpuplat.workload.fabric import standing_nodes
 from gpuplat.workload.group import launcher_of
 
 MEMORY_FRACTION = 0.9
@@ -172,9 +173,35 @@ def pools(
             f"labels on its nodes for Kueue to place a group by on {cloud.title}",
             _topology_hint(cluster.cloud),
         )
+    yield from _standing(workload, cluster, pool, at, base, loc)
     note = cloud.group_fabric_note(pool)
     if note is not None:
         yield loc.warning((*base, "multi_host"), note[0], note[1], at_key=True)
+
+
+def _standing(
+    workload: Workload, cluster: Cluster, pool: NodePool, at: KeyPath, base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """``topology: true`` on a pool that would have to scale up for a group: Kueue places by
+    topology only on nodes that exist, and its gated pods never ask the autoscaler for more."""
+    multi = workload.multi_host
+    if multi is None or not multi.topology:
+        return
+    if target(cluster.cloud).group_topology([pool]) is None:
+        return  # refused above: the pool's nodes carry no topology labels
+    needed = standing_nodes(cluster, [pool], workload)
+    if needed is None:
+        return
+    yield loc.error(
+        (*base, "multi_host", "topology"),
+        f'pool "{pool.name}" keeps {pool.autoscaling.min_nodes} nodes up, fewer than the '
+        f"{needed} its groups (replicas.max and a rollout's surge group) need: Kueue places a "
+        "group by topology only on nodes that exist, and the cluster autoscaler adds none for "
+        "pods Kueue still holds back (gpuplat renders no Provisioning admission check)",
+        f"set the pool's autoscaling.min_nodes to {needed}, or remove multi_host.topology "
+        "(Kueue then admits the group by quota and the autoscaler adds its nodes)",
+        related=[((*at, "autoscaling", "min_nodes"), "the pool's standing nodes")],
+    )
 
 
 def _topology_hint(cloud: str) -> str:
