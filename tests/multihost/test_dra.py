@@ -44,4 +44,6 @@ def test_kueue_with_dra_is_warned_at_the_group(tmp_path: Path) -> None:
     done = run("validate", cwd=folder)
     assert done.exit_code == 0, done.stderr
     assert "which Kueue's quota does not count" in done.stderr
+    # The reason, from Kueue's source: DRA quota is an alpha gate, off by default.
+    assert "alpha DynamicResourceAllocation feature gate" in done.stderr
     assert "gpuplat.yaml:49:5  workloads[0].multi_host" in done.stderr

@@ -3,6 +3,8 @@
 ``multi_host.topology`` turns it off, or requires it (refused where the nodes carry no labels).
 
 The worked example is Llama 3.1 405B on 2 x p5.48xlarge (tests/multihost/data/eks-p5-llama405b).
+Kueue places by topology only on nodes that exist, so these tests keep the pool's four nodes up
+(``STANDING``); from zero the group is admitted by quota alone.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ from gpuplat import crds
 from gpuplat.manifests.objects import serving_objects
 from tests.multihost.test_group import plans
 
+STANDING = ("min_nodes: 0", "min_nodes: 4")
+"""The example's pool at max_nodes 4 all the time: one group and a surge group of two nodes."""
 LAYERS = [f"topology.k8s.aws/network-node-layer-{n}" for n in (1, 2, 3)]
 
 
 def test_an_efa_group_on_p5_is_placed_by_the_network_layers(tmp_path: Path) -> None:
-    (plan,) = plans(tmp_path)
+    (plan,) = plans(tmp_path, "eks-p5-llama405b", STANDING)
     assert plan.topology == (*LAYERS, "kubernetes.io/hostname")
     objects = {str(o["kind"]): o for o in serving_objects(plan)}
     topology = objects["Topology"]
@@ -41,6 +45,7 @@ def test_p6_b200_nodes_have_a_fourth_layer(tmp_path: Path) -> None:
         "eks-p5-llama405b",
         ("machine_type: p5.48xlarge", "machine_type: p6-b200.48xlarge"),
         ("kv_cache_gb: 67.6", "kv_cache_gb: 67"),
+        STANDING,
     )
     fourth = "topology.k8s.aws/network-node-layer-4"
     assert plan.topology == (*LAYERS, fourth, "kubernetes.io/hostname")
@@ -55,7 +60,29 @@ def test_topology_false_leaves_the_group_to_the_quota_alone(tmp_path: Path) -> N
         tmp_path,
         "eks-p5-llama405b",
         ("    multi_host:\n", "    multi_host:\n      topology: false\n"),
+        STANDING,
     )
     assert plan.topology == ()
     kinds = {str(o["kind"]) for o in serving_objects(plan)}
     assert "Topology" not in kinds and "ClusterQueue" in kinds
+
+
+def test_a_pool_that_scales_from_zero_gets_no_topology(tmp_path: Path) -> None:
+    # Kueue would find no topology domain on a pool at zero nodes and hold the group's pods
+    # behind its gate, which the autoscaler does not scale up for: quota alone admits it.
+    (plan,) = plans(tmp_path)
+    assert plan.topology == ()
+    objects = {str(o["kind"]): o for o in serving_objects(plan)}
+    assert "Topology" not in objects and "ClusterQueue" in objects
+    assert "topologyName" not in objects["ResourceFlavor"]["spec"]  # type: ignore[operator]
+    template = objects["LeaderWorkerSet"]["spec"]["leaderWorkerTemplate"]  # type: ignore[index]
+    annotations = template["workerTemplate"]["metadata"].get("annotations", {})
+    assert "kueue.x-k8s.io/podset-preferred-topology" not in annotations
+
+
+def test_the_topology_waits_for_every_group_and_its_surge_on_standing_nodes(
+    tmp_path: Path,
+) -> None:
+    # Three standing nodes: one group of two fits, but not the rollout's surge group.
+    (plan,) = plans(tmp_path, "eks-p5-llama405b", ("min_nodes: 0", "min_nodes: 3"))
+    assert plan.topology == ()

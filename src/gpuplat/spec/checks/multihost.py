@@ -17,6 +17,7 @@ from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Workload
 from gpuplat.spec.resolve import PoolGpu, resolve_pool
 from gpuplat.targets import device_plugin, target
+from gpuplat.workload.fabric import standing_nodes
 from gpuplat.workload.group import launcher_of
 
 MEMORY_FRACTION = 0.9
@@ -91,7 +92,15 @@ def check(spec: Spec, workload: Workload, base: KeyPath, loc: Locator) -> Iterat
 def _dra_queue(spec: Spec, workload: Workload, at: KeyPath, loc: Locator) -> Iterator[Diagnostic]:
     """With DRA the group's pods claim their GPUs through the workload's ResourceClaimTemplate
     and request no nvidia.com/gpu: Kueue's quota, which counts requests, no longer holds a
-    group back until its GPUs are free."""
+    group back until its GPUs are free.
+
+    Kueue 0.17.3 can count claimed devices (pkg/dra/claims.go: a ResourceClaimTemplate's
+    ``exactly`` requests of ExactCount without selectors, constraints or config, which is what
+    gpuplat's template is), but only behind the DynamicResourceAllocation feature gate, alpha
+    and off by default since 0.14 (pkg/features/kube_features.go), and only for the device
+    classes its manager configuration maps to a quota resource (``resources.
+    deviceClassMappings``, pkg/config/validation.go). gpuplat installs Kueue with neither, so
+    it warns rather than promise gang admission by GPUs."""
     if not spec.addons.gang_scheduling.kueue:
         return
     clusters = {c.name: c for c in spec.clusters}
@@ -102,10 +111,23 @@ def _dra_queue(spec: Spec, workload: Workload, at: KeyPath, loc: Locator) -> Ite
             at,
             f"on {', '.join(dra)} the group's pods claim their GPUs through Dynamic Resource "
             "Allocation (a ResourceClaimTemplate), which Kueue's quota does not count: a group "
-            "is admitted whole by CPU and memory, not by GPUs",
+            "is admitted whole by CPU and memory, not by GPUs (Kueue 0.17.3 counts claimed "
+            "devices only behind its alpha DynamicResourceAllocation feature gate, off by "
+            "default, with deviceClassMappings in its manager configuration; gpuplat turns on "
+            "neither)",
             "use the device plugin on clusters whose multi-host groups Kueue admits",
             at_key=True,
         )
+
+
+_ONE_POOL = (
+    "the autoscaler picks a node pool for each pending pod, and Kueue gives a group's pods "
+    "one flavor (one pool) only when it places them by topology, which it does only on nodes "
+    "that already stand, not on pools it would have to scale up"
+)
+"""Why a group cannot be spread over pools or rungs and still land whole on one of them
+(Kueue 0.17.3: pkg/scheduler/flavorassigner/flavorassigner.go assigns flavors per podset
+group, and a podset group exists only in a topology request)."""
 
 
 def pools(
@@ -126,8 +148,10 @@ def pools(
         yield loc.error(
             (*base, "accelerator" if workload.accelerator else "pool"),
             f"a multi-host group must run on one pool; in {where} it could take "
-            f"{', '.join(p.name for p in matched)}, whose nodes share no fabric or placement",
-            "name one pool (pool:) for the group",
+            f"{', '.join(p.name for p in matched)}, whose nodes share no fabric or placement, "
+            f"and nothing would hold a group to one of them: {_ONE_POOL}",
+            "name one pool (pool:) for the group; to fall back to another pool, serve the "
+            "model from a second workload on it",
         )
         return
     pool = matched[0]
@@ -137,8 +161,10 @@ def pools(
         yield loc.error(
             (*at, "capacity"),
             f'pool "{pool.name}" of {where} is a capacity ladder: its rungs are node pools of '
-            "their own, and a group split over two has no common fabric or placement",
-            "give the group's pool one capacity type",
+            "their own, and a group split over two has no common fabric or placement; nothing "
+            f"would hold a group to one rung: {_ONE_POOL}",
+            "give the group's pool one capacity type; to fall back to another capacity type, "
+            "serve the model from a second workload on a pool of that type",
             related=[((*base, "multi_host"), "the multi-host workload")],
         )
     zones = pool.zones if pool.zones is not None else cluster.zones
@@ -175,9 +201,35 @@ def pools(
             f"labels on its nodes for Kueue to place a group by on {cloud.title}",
             _topology_hint(cluster.cloud),
         )
+    yield from _standing(workload, cluster, pool, at, base, loc)
     note = cloud.group_fabric_note(pool)
     if note is not None:
         yield loc.warning((*base, "multi_host"), note[0], note[1], at_key=True)
+
+
+def _standing(
+    workload: Workload, cluster: Cluster, pool: NodePool, at: KeyPath, base: KeyPath, loc: Locator
+) -> Iterator[Diagnostic]:
+    """``topology: true`` on a pool that would have to scale up for a group: Kueue places by
+    topology only on nodes that exist, and its gated pods never ask the autoscaler for more."""
+    multi = workload.multi_host
+    if multi is None or not multi.topology:
+        return
+    if target(cluster.cloud).group_topology([pool]) is None:
+        return  # refused above: the pool's nodes carry no topology labels
+    needed = standing_nodes(cluster, [pool], workload)
+    if needed is None:
+        return
+    yield loc.error(
+        (*base, "multi_host", "topology"),
+        f'pool "{pool.name}" keeps {pool.autoscaling.min_nodes} nodes up, fewer than the '
+        f"{needed} its groups (replicas.max and a rollout's surge group) need: Kueue places a "
+        "group by topology only on nodes that exist, and the cluster autoscaler adds none for "
+        "pods Kueue still holds back (gpuplat renders no Provisioning admission check)",
+        f"set the pool's autoscaling.min_nodes to {needed}, or remove multi_host.topology "
+        "(Kueue then admits the group by quota and the autoscaler adds its nodes)",
+        related=[((*at, "autoscaling", "min_nodes"), "the pool's standing nodes")],
+    )
 
 
 def _topology_hint(cloud: str) -> str:
@@ -189,6 +241,11 @@ def _topology_hint(cloud: str) -> str:
     if cloud == "gke":
         return (
             "use an A3 Ultra or A4 pool with gpudirect: {type: rdma}, or remove multi_host.topology"
+        )
+    if cloud == "aks":
+        return (
+            "set infiniband: true on the pool (its nodes then carry gpuplat's InfiniBand network "
+            "label), or remove multi_host.topology"
         )
     return "remove multi_host.topology: the cloud's nodes carry no topology labels"
 

@@ -33,9 +33,11 @@ class MultiHost(SpecModel):
         None,
         description="Place each group by the cloud's network topology (Kueue's topology-aware "
         "scheduling: a group's nodes as close together as the fabric allows). true: required, "
-        "refused where the pool's nodes carry no topology labels (AKS, EKS instance types "
-        "without EC2 topology, GKE pools without GPUDirect RDMA) or Kueue is off; false: never; "
-        "default: wherever Kueue is on and the nodes carry the labels.",
+        "refused where the pool's nodes carry no topology labels (AKS pools without "
+        "InfiniBand, EKS instance types without EC2 topology, GKE pools without GPUDirect), "
+        "where the pool keeps fewer nodes up (min_nodes) than its groups and a surge group "
+        "need, or Kueue is off; false: never; default: wherever Kueue is on, the nodes carry "
+        "the labels and stand.",
     )
 
     def sizes(self, gpus: int) -> tuple[int, int]:

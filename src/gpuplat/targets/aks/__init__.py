@@ -12,7 +12,7 @@ from gpuplat import catalog
 from gpuplat.catalog import ChartPin, Shape
 from gpuplat.render.views import InfraPart
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
-from gpuplat.spec.ladder import Ladder, capacity_kinds
+from gpuplat.spec.ladder import Ladder, LadderRung, capacity_kinds
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool, Spec, Taint
 from gpuplat.targets import expander
@@ -180,6 +180,18 @@ class AKS(Target):
 
     def group_fabric_note(self, pool: NodePool) -> tuple[str, str] | None:
         return fabric.note(pool)
+
+    def group_topology(self, pools: list[NodePool]) -> tuple[tuple[str, ...], str] | None:
+        return fabric.topology(pools)
+
+    def cloud_pool_labels(self, pool: NodePool, plugin: ResolvedPlugin) -> dict[str, str]:
+        return fabric.node_labels(pool, pool.name)
+
+    def rung_labels(self, spec: Spec, ladder_: Ladder, rung: LadderRung) -> dict[str, str]:
+        # Each rung is a scale set of its own, so an InfiniBand network of its own.
+        labels = super().rung_labels(spec, ladder_, rung)
+        labels.update(fabric.node_labels(ladder_.pool, rung.pool.name))
+        return dict(sorted(labels.items()))
 
     fabric_module = "nic-cluster-policy"
 

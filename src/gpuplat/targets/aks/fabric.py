@@ -8,13 +8,23 @@ here: one ``rdma/ib`` per pod (the shared plugin hands every pod that asks all o
 HCAs) and IPC_LOCK, without which ibverbs cannot pin the memory it registers with the NIC.
 The layout follows Azure's own guide (github.com/Azure/aks-rdma-infiniband,
 configs/nicclusterpolicy), read 2026-12-03.
+
+The topology Kueue places a group by: AKS labels no network topology on its nodes (GKE and
+EKS do), but one fact holds by construction. An AKS node pool is one virtual machine scale set,
+and with the subscription's ``AKSInfinibandSupport`` feature "the machines in the nodepool land
+on the same physical InfiniBand network" (Azure/aks-rdma-infiniband, getting-started
+prerequisites; AKS's GPU docs say the same); InfiniBand does not reach across scale sets. So an
+InfiniBand pool's nodes carry gpuplat's ``gpuplat.dev/infiniband-network`` label, valued with the
+node pool's name (a ladder's rung: the rung's own node pool), and a Topology has two levels:
+that network, then the host. Nothing finer (rack, switch) is published by Azure, so none is
+claimed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from gpuplat.labels import POOL_LABEL
+from gpuplat.labels import INFINIBAND_LABEL, POOL_LABEL
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Cluster, NodePool
@@ -30,6 +40,7 @@ CAPABILITIES = ("IPC_LOCK",)
 """RDMA registers (pins) the buffers NCCL exchanges; without IPC_LOCK the container's memlock
 limit stops it (rdma-core's ibv_reg_mr fails with ENOMEM)."""
 MELLANOX_VENDOR = "15b3"
+HOSTNAME = "kubernetes.io/hostname"
 DRAIN_SECONDS = 300
 """The drain timeout of NVIDIA's example policy; longer when a server's grace is longer."""
 
@@ -51,6 +62,21 @@ def group_pod(pools: list[NodePool]) -> GroupFabric:
     if not pools or not all(p.infiniband for p in pools):
         return GroupFabric()
     return GroupFabric(resources={RESOURCE: "1"}, capabilities=CAPABILITIES)
+
+
+def node_labels(pool: NodePool, node_pool: str) -> dict[str, str]:
+    """The InfiniBand network label of an InfiniBand pool's nodes: ``node_pool``, the name of
+    the AKS node pool (scale set) they are in; none on other pools."""
+    return {INFINIBAND_LABEL: node_pool} if pool.infiniband else {}
+
+
+def topology(pools: list[NodePool]) -> tuple[tuple[str, ...], str] | None:
+    """The InfiniBand network, then the host, when every pool has InfiniBand; a group would
+    rather fit in one network (within one node pool's flavor it always does). None otherwise:
+    AKS labels no topology of its own."""
+    if pools and all(p.infiniband for p in pools):
+        return (INFINIBAND_LABEL, HOSTNAME), INFINIBAND_LABEL
+    return None
 
 
 def note(pool: NodePool) -> tuple[str, str] | None:
