@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 CACHE_ENV = "TF_PLUGIN_CACHE_DIR"
+WAIT_INIT = "init waits its turn: other terraform commands are running from the provider cache"
+WAIT_COMMAND = "waits its turn: an init is writing the provider cache"
 
 
 def cache_folder(env: Mapping[str, str]) -> Path | None:
@@ -32,11 +34,14 @@ def cache_folder(env: Mapping[str, str]) -> Path | None:
 
 
 @contextmanager
-def turn(cache: Path | None, *, writes: bool) -> Iterator[None]:
+def turn(
+    cache: Path | None, *, writes: bool, on_wait: Callable[[str], None] | None = None
+) -> Iterator[None]:
     """Hold the cache folder's lock: exclusive when ``writes`` (an init), else shared.
 
     A folder that does not exist is created for an init (terraform ignores a missing cache
     instead of creating it); for any other command there is nothing to guard then.
+    ``on_wait`` is told, once, what the command waits for when it cannot start at once.
     """
     if cache is None:
         yield
@@ -49,7 +54,13 @@ def turn(cache: Path | None, *, writes: bool) -> Iterator[None]:
         yield
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX if writes else fcntl.LOCK_SH)
+        mode = fcntl.LOCK_EX if writes else fcntl.LOCK_SH
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait(WAIT_INIT if writes else WAIT_COMMAND)
+            fcntl.flock(fd, mode)
         yield
     finally:
         os.close(fd)
