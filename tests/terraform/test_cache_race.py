@@ -118,3 +118,12 @@ def test_an_init_waits_for_a_running_command_and_says_so(tmp_path: Path) -> None
     assert wait.cache == str(cache)
     assert describe(wait) == cachelock.WAIT_INIT
     assert _validate(cold) is None
+
+
+def test_the_guarded_cache_is_the_one_terraform_reads() -> None:
+    # Terraform reads a relative TF_PLUGIN_CACHE_DIR from the root it runs in.
+    root = Path("/project/envs/dev/a/serving")
+    assert cachelock.cache_folder({"TF_PLUGIN_CACHE_DIR": "c"}, root) == root / "c"
+    assert cachelock.cache_folder({"TF_PLUGIN_CACHE_DIR": "/abs/c"}, root) == Path("/abs/c")
+    assert cachelock.cache_folder({}, root) is None
+    assert cachelock.cache_folder({"TF_PLUGIN_CACHE_DIR": ""}, root) is None

@@ -350,7 +350,7 @@ class Terraform:
                 hint="render it first: `gpuplat render` (`gpuplat plan` renders by itself)",
             )
         env = self.environment()
-        cache = cachelock.cache_folder(env)
+        cache = cachelock.cache_folder(env, self.cwd)
 
         def waiting(what: str) -> None:
             tracker.notify(CacheWait(type="gpuplat_cache_wait", message=what, cache=str(cache)))
