@@ -13,6 +13,7 @@ from gpuplat.terraform import (
     ApplyErrored,
     ApplyProgress,
     ApplyStart,
+    CacheWait,
     ChangeSummary,
     Event,
 )
@@ -33,6 +34,8 @@ def describe(event: Event) -> str | None:
         return f"{done}: {event.resource.addr} ({event.elapsed_seconds or 0}s)"
     if isinstance(event, ApplyErrored):
         return f"failed: {event.resource.addr}"
+    if isinstance(event, CacheWait):
+        return event.message
     if isinstance(event, ChangeSummary):
         verb = {"apply": "applied", "destroy": "destroyed"}.get(event.operation, "plan")
         return f"{verb}: {event.add} to add, {event.change} to change, {event.remove} to destroy"

@@ -11,13 +11,15 @@ those commands wait for a running init (tools/schema-provider stand-ins, real te
 from __future__ import annotations
 
 import shutil
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from gpuplat.errors import TerraformError
-from gpuplat.terraform import Terraform, find_binary
+from gpuplat.progress import describe
+from gpuplat.terraform import CacheWait, Event, Terraform, cachelock, find_binary
 from tests.support.realparts import terraform_bin
 from tests.support.standin import PROVIDERS, build_stand_ins
 
@@ -89,3 +91,39 @@ def test_a_first_init_never_breaks_a_validate_of_another_root_sharing_the_cache(
                 failures.append(error)
     assert failures == []
     assert _validate(cold) is None
+
+
+@pytest.mark.terraform
+def test_an_init_waits_for_a_running_command_and_says_so(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cold = _root(tmp_path, "cold", cache)
+    cache.mkdir()
+    events: list[Event] = []
+    waiting = threading.Event()
+
+    def seen(event: Event) -> None:
+        events.append(event)
+        if isinstance(event, CacheWait):
+            waiting.set()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # What a plan of another root holds while it runs (in this process or another one).
+        with cachelock.turn(cache, writes=False):
+            init = pool.submit(cold.init, on_event=seen)
+            assert waiting.wait(timeout=60), "the init did not report that it waits"
+            assert not init.done()
+        result = init.result(timeout=120)
+    assert result.returncode == 0 and not result.skipped
+    (wait,) = [e for e in events if isinstance(e, CacheWait)]
+    assert wait.cache == str(cache)
+    assert describe(wait) == cachelock.WAIT_INIT
+    assert _validate(cold) is None
+
+
+def test_the_guarded_cache_is_the_one_terraform_reads() -> None:
+    # Terraform reads a relative TF_PLUGIN_CACHE_DIR from the root it runs in.
+    root = Path("/project/envs/dev/a/serving")
+    assert cachelock.cache_folder({"TF_PLUGIN_CACHE_DIR": "c"}, root) == root / "c"
+    assert cachelock.cache_folder({"TF_PLUGIN_CACHE_DIR": "/abs/c"}, root) == Path("/abs/c")
+    assert cachelock.cache_folder({}, root) is None
+    assert cachelock.cache_folder({"TF_PLUGIN_CACHE_DIR": ""}, root) is None

@@ -18,38 +18,50 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 CACHE_ENV = "TF_PLUGIN_CACHE_DIR"
+WAIT_INIT = "init waits its turn: other terraform commands are running from the provider cache"
+WAIT_COMMAND = "waits its turn: an init is writing the provider cache"
 
 
-def cache_folder(env: Mapping[str, str]) -> Path | None:
-    """The plugin cache the child will use (``TF_PLUGIN_CACHE_DIR`` of its environment)."""
+def cache_folder(env: Mapping[str, str], cwd: Path) -> Path | None:
+    """The plugin cache the child will use (``TF_PLUGIN_CACHE_DIR`` of its environment; a
+    relative one is relative to the root terraform runs in, as terraform reads it)."""
     value = env.get(CACHE_ENV)
-    return Path(value) if value else None
+    return cwd / value if value else None
 
 
 @contextmanager
-def turn(cache: Path | None, *, writes: bool) -> Iterator[None]:
+def turn(
+    cache: Path | None, *, writes: bool, on_wait: Callable[[str], None] | None = None
+) -> Iterator[None]:
     """Hold the cache folder's lock: exclusive when ``writes`` (an init), else shared.
 
     A folder that does not exist is created for an init (terraform ignores a missing cache
     instead of creating it); for any other command there is nothing to guard then.
+    ``on_wait`` is told, once, what the command waits for when it cannot start at once.
     """
-    if cache is None:
-        yield
-        return
-    if writes:
+    if cache is not None and writes:
         cache.mkdir(parents=True, exist_ok=True)
-    try:
-        fd = os.open(cache, os.O_RDONLY)
-    except FileNotFoundError:
+    fd = None
+    if cache is not None:
+        # No cache folder: terraform will not use one, there is nothing to guard.
+        with suppress(FileNotFoundError):
+            fd = os.open(cache, os.O_RDONLY)
+    if fd is None:
         yield
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX if writes else fcntl.LOCK_SH)
+        mode = fcntl.LOCK_EX if writes else fcntl.LOCK_SH
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait(WAIT_INIT if writes else WAIT_COMMAND)
+            fcntl.flock(fd, mode)
         yield
     finally:
         os.close(fd)

@@ -147,6 +147,14 @@ class LogEvent(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CacheWait(Event):
+    """gpuplat's own event, not terraform's: the command waits for its turn on the shared
+    provider cache (``message`` says for what); it starts as soon as it has it."""
+
+    cache: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnknownEvent(Event):
     """A message type this version of gpuplat does not know; kept whole, never fatal."""
 

@@ -13,7 +13,7 @@ from gpuplat.terraform import cachelock, initstamp
 from gpuplat.terraform.binary import TerraformBinary
 from gpuplat.terraform.decoded import as_object, get_bool, loads
 from gpuplat.terraform.diagnostics import TerraformDiagnostic, ValidateResult, parse_validate
-from gpuplat.terraform.events import EventCallback
+from gpuplat.terraform.events import CacheWait, EventCallback
 from gpuplat.terraform.process import Exit, run_child
 from gpuplat.terraform.results import OutputValue, PlanResult, RunResult
 from gpuplat.terraform.showplan import Plan, parse_plan
@@ -350,7 +350,13 @@ class Terraform:
                 hint="render it first: `gpuplat render` (`gpuplat plan` renders by itself)",
             )
         env = self.environment()
-        with cachelock.turn(cachelock.cache_folder(env), writes=tuple(argv[1:2]) == ("init",)):
+        cache = cachelock.cache_folder(env, self.cwd)
+
+        def waiting(what: str) -> None:
+            tracker.notify(CacheWait(type="gpuplat_cache_wait", message=what, cache=str(cache)))
+
+        writes = tuple(argv[1:2]) == ("init",)
+        with cachelock.turn(cache, writes=writes, on_wait=waiting):
             return self._child(argv, on_line, tracker, env)
 
     def _child(

@@ -61,6 +61,11 @@ class Tracker:
         if self._on_event is not None:
             self._on_event(event)
 
+    def notify(self, event: Event) -> None:
+        """Hand on an event of gpuplat's own (not terraform's: not kept in ``events``)."""
+        if self._on_event is not None:
+            self._on_event(event)
+
     def interrupted(self, count: int) -> None:
         """Called by the process layer for each Ctrl-C; the first one freezes the in-flight set."""
         if self._at_interrupt is None:
