@@ -90,7 +90,7 @@ def test_the_door_root_holds_every_placement_and_no_serving_root_holds_it(tmp_pa
     root = cloud_dns_project(tmp_path)
     door = root / "envs" / "dev" / "door-chat"
     main = (door / "main.tf").read_text()
-    assert 'source = "../../../modules/cloud-dns-weighted-record/1.0.0"' in main
+    assert 'source = "../../../modules/cloud-dns-weighted-record/1.1.0"' in main
     for cluster in ("inference-us", "inference-eus"):
         assert f'data "terraform_remote_state" "serving_{cluster}"' in main
         assert "front_door" not in (root / "envs/dev" / cluster / "serving/main.tf").read_text()

@@ -10,26 +10,7 @@ locals {
 # placement's IP, over the internet, for the readiness path (TCP: only a connection, for a load
 # balancer whose requests have an effect, such as the KEDA interceptor of a scale-to-zero
 # workload, which would start a GPU replica for every probe).
-# (One resource per kind, each counted in or out: the provider takes exactly one kind of check.)
-resource "google_compute_health_check" "tcp" {
-  count = local.tcp ? 1 : 0
-
-  project             = var.project
-  name                = var.health.name
-  description         = "Front door ${local.fqdn}: the placements' load balancers answer"
-  check_interval_sec  = var.health.interval
-  timeout_sec         = 10
-  unhealthy_threshold = var.health.failure_threshold
-  source_regions      = var.health.regions
-
-  tcp_health_check {
-    port = var.health.port
-  }
-}
-
-resource "google_compute_health_check" "http" {
-  count = local.tcp ? 0 : 1
-
+resource "google_compute_health_check" "this" {
   project             = var.project
   name                = var.health.name
   description         = "Front door ${local.fqdn}: the placements' readiness"
@@ -38,9 +19,19 @@ resource "google_compute_health_check" "http" {
   unhealthy_threshold = var.health.failure_threshold
   source_regions      = var.health.regions
 
-  http_health_check {
-    port         = var.health.port
-    request_path = var.health.path
+  dynamic "tcp_health_check" {
+    for_each = local.tcp ? [var.health.port] : []
+    content {
+      port = tcp_health_check.value
+    }
+  }
+
+  dynamic "http_health_check" {
+    for_each = local.tcp ? [] : [var.health.port]
+    content {
+      port         = http_health_check.value
+      request_path = var.health.path
+    }
   }
 }
 
@@ -54,7 +45,7 @@ resource "google_dns_record_set" "this" {
   ttl          = var.ttl
 
   routing_policy {
-    health_check = one(concat(google_compute_health_check.tcp[*].id, google_compute_health_check.http[*].id))
+    health_check = google_compute_health_check.this.id
 
     dynamic "wrr" {
       for_each = var.placements
