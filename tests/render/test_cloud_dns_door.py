@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 from gpuplat.app.render import render_project
+from gpuplat.conformance.run import check_conformance
 from tests.support.realparts import REPO
 from tests.support.standin import build_stand_ins, record_env, recorded_applies, run
 
@@ -89,7 +90,7 @@ def test_the_door_root_holds_every_placement_and_no_serving_root_holds_it(tmp_pa
     root = cloud_dns_project(tmp_path)
     door = root / "envs" / "dev" / "door-chat"
     main = (door / "main.tf").read_text()
-    assert 'source = "../../../modules/cloud-dns-weighted-record/1.0.0"' in main
+    assert 'source = "../../../modules/cloud-dns-weighted-record/1.1.0"' in main
     for cluster in ("inference-us", "inference-eus"):
         assert f'data "terraform_remote_state" "serving_{cluster}"' in main
         assert "front_door" not in (root / "envs/dev" / cluster / "serving/main.tf").read_text()
@@ -138,3 +139,13 @@ def test_weights_follow_the_applied_serving_states_not_the_spec(tmp_path: Path) 
     # A second apply changes nothing.
     again = run(cli_config, door, "plan", "-detailed-exitcode", "-input=false", env=env)
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_the_door_root_and_its_module_conform_to_the_google_provider(tmp_path: Path) -> None:
+    """The schemas and the rules the google provider's source enforces (one kind of health
+    check, rrdatas or routing_policy, wrr without geo fencing), offline."""
+    root = cloud_dns_project(tmp_path)
+    door = [root / "envs" / "dev" / "door-chat", root / "modules" / "cloud-dns-weighted-record"]
+    result = check_conformance(root, door)
+    assert result.exit_code == 0, result.summary()
+    assert "0 violations" in result.summary()

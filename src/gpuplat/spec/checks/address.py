@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from gpuplat.render.naming import door_folder
 from gpuplat.spec.diagnostics import Diagnostic, KeyPath
 from gpuplat.spec.locate import Locator
 from gpuplat.spec.model import Spec, Workload
@@ -179,6 +180,16 @@ def host_names(spec: Spec, loc: Locator) -> Iterator[Diagnostic]:
         door = workload.front_door
         if door is None or door.dns != "cloud_dns":
             continue
+        folder = door_folder(workload.name)
+        if folder in clouds:
+            # envs/<env>/<cluster>/ and envs/<env>/door-<workload>/ share one folder.
+            yield loc.error(
+                ("workloads", i, "front_door"),
+                f'the Cloud DNS front door\'s root of "{workload.name}" would be '
+                f'envs/<env>/{folder}/, the folder of cluster "{folder}"',
+                "rename that cluster (a name not starting with door-)",
+                at_key=True,
+            )
         for j, name in enumerate(workload.clusters):
             cloud = clouds.get(name)
             if cloud is None or target(cloud).address_is_ip:
