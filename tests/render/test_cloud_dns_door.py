@@ -162,3 +162,24 @@ def test_a_door_with_no_address_yet_plans_without_a_record_set(tmp_path: Path) -
     assert second.returncode == 0, second.stdout + second.stderr
     assert [_weights(r) for r in _records(log)] == [{"203.0.113.10": 100}]
     assert len(recorded_applies(log)) == 2
+
+
+def test_a_cluster_never_applied_is_named_unread_and_left_out(tmp_path: Path) -> None:
+    # Terraform refuses to read a state that does not exist ("Unable to find remote state"),
+    # whatever the data source's defaults: the door root then cannot be planned at all, so a
+    # cluster whose serving root was never applied (or whose cloud is down) is named in
+    # var.unread, and its placement is left out while the others' items are applied.
+    root = cloud_dns_project(tmp_path)
+    door = root / "envs" / "dev" / "door-chat"
+    cli_config = build_stand_ins()
+    log = tmp_path / "applies.jsonl"
+    env = record_env(log)
+    serving_state(root, "inference-us", True, "203.0.113.10")
+    assert run(cli_config, door, "init", "-input=false").returncode == 0
+    refused = run(cli_config, door, "plan", "-input=false", env=env)
+    assert refused.returncode == 1
+    assert "No stored state was found" in refused.stderr.replace("\n", " ")
+    unread = '-var=unread=["inference-eus"]'
+    done = run(cli_config, door, "apply", "-auto-approve", "-input=false", unread, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [_weights(r) for r in _records(log)] == [{"203.0.113.10": 100}]
