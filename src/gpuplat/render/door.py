@@ -74,7 +74,7 @@ def render_door(env: EnvSpec, workload: Workload) -> tuple[str, dict[str, str], 
             }
         )
         read[key] = raw(
-            f'try(data.terraform_remote_state.{ident(state)}.outputs.placements["{key}"], null)'
+            f'try(data.terraform_remote_state.{ident(state)}[0].outputs.placements["{key}"], null)'
         )
     first = plans[0]
     health: dict[str, object] = {
