@@ -197,6 +197,10 @@ def test_a_scale_to_zero_target_serves_the_source_count_before_the_source_goes_d
     back = steps.index(("eks", "keda-min", "update", 0))
     gke = [i for i, s in enumerate(steps) if s[0] == "gke"]
     assert max(eks_up, held) < min(gke or [back]) and back > max(gke or [held]), steps
+    # KEDA's minimum is raised before the Deployment is replaced: with minReplicaCount 0 and
+    # its cooldown long over, KEDA would scale the new pods to 0 at its next poll, and the
+    # provider's rollout wait (it re-reads spec.replicas) would end "complete" at 0 replicas.
+    assert held < eks_up, steps
     assert placements(project, moto)[f"chat@{EKS}"] == {"role": "active", "serving": True}
     again = gpuplat("plan", "dev", "--stage", "serving", env=env, cwd=project)
     assert again.returncode == 0, again.stdout + again.stderr

@@ -238,8 +238,10 @@ def _floored(plan: ServingPlan, server: ServerView) -> None:
     """Replica floors a failover raises for the length of its move (``var.failover_floor``,
     keyed by the model server's module label): the Deployment a failover replaces starts at
     the source's serving count and the autoscaler cannot take it below that until the
-    failover hands the count back by applying the root without the floor. An autoscaled
-    multi-host set is held by its ``group.hold`` (model-server 3.5.0)."""
+    failover hands the count back by applying the root without the floor. The root applies
+    the ScaledObject's raised minimum before the model server (its ``depends_on``), so KEDA
+    never sees the replaced Deployment under a minimum of 0. An autoscaled multi-host set is
+    held by its ``group.hold`` (model-server 3.5.0)."""
     if plan.scaler is None:
         return
     key = ident(server.module)

@@ -146,6 +146,11 @@ module "serve_chat_inference-eus" {
     progress_deadline_seconds = 1500
     revision_history_limit    = 5
   }
+
+  # After its ScaledObject: a move raises KEDA's minimum to the held count before the
+  # Deployment is replaced at that count, or KEDA, long inactive, could scale the new pods to
+  # 0 during the rollout wait and the wait would end "complete" at 0 replicas.
+  depends_on = [module.zero_chat_inference-eus]
 }
 
 # Autoscaling of chat on inference-eus (one KEDA ScaledObject): from 0 on the first request (clients call the front Service; the HTTP add-on's interceptor holds requests while a node and a replica start); 1..4 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 871s (node start + pull + load): scale-up waits 60s, scale-down 871s and removes 1 per 300s.
@@ -213,6 +218,4 @@ module "zero_chat_inference-eus" {
       "gpuplat.dev/workload" = "chat"
     }
   }
-
-  depends_on = [module.serve_chat_inference-eus]
 }

@@ -150,6 +150,11 @@ module "serve_chat_inference-use1" {
     progress_deadline_seconds = 1525
     revision_history_limit    = 5
   }
+
+  # After its ScaledObject: a move raises KEDA's minimum to the held count before the
+  # Deployment is replaced at that count, or KEDA, long inactive, could scale the new pods to
+  # 0 during the rollout wait and the wait would end "complete" at 0 replicas.
+  depends_on = [module.zero_chat_inference-use1]
 }
 
 # Autoscaling of chat on inference-use1 (one KEDA ScaledObject): 2..16 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 882s (node start + pull + load): scale-up waits 60s, scale-down 882s and removes 1 per 300s.
@@ -201,6 +206,4 @@ module "zero_chat_inference-use1" {
       "gpuplat.dev/workload" = "chat"
     }
   }
-
-  depends_on = [module.serve_chat_inference-use1]
 }

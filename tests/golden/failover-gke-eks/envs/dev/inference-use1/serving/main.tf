@@ -157,6 +157,11 @@ module "serve_chat_inference-use1" {
     progress_deadline_seconds = 1525
     revision_history_limit    = 5
   }
+
+  # After its ScaledObject: a move raises KEDA's minimum to the held count before the
+  # Deployment is replaced at that count, or KEDA, long inactive, could scale the new pods to
+  # 0 during the rollout wait and the wait would end "complete" at 0 replicas.
+  depends_on = [module.zero_chat_inference-use1]
 }
 
 # Autoscaling of chat on inference-use1 (one KEDA ScaledObject): from 0 on the first request (clients call the front Service; the HTTP add-on's interceptor holds requests while a node and a replica start); 1..4 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 882s (node start + pull + load): scale-up waits 60s, scale-down 882s and removes 1 per 300s.
@@ -237,8 +242,6 @@ module "zero_chat_inference-use1" {
       "gpuplat.dev/workload" = "chat"
     }
   }
-
-  depends_on = [module.serve_chat_inference-use1]
 }
 
 # Front door of chat on inference-use1: its weighted, health-checked record, changed only

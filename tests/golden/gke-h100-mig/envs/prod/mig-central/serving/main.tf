@@ -166,7 +166,10 @@ module "serve_coder_mig-central" {
     revision_history_limit    = 5
   }
 
-  depends_on = [module.weights_coder_mig-central]
+  # After its ScaledObject: a move raises KEDA's minimum to the held count before the
+  # Deployment is replaced at that count, or KEDA, long inactive, could scale the new pods to
+  # 0 during the rollout wait and the wait would end "complete" at 0 replicas.
+  depends_on = [module.weights_coder_mig-central, module.zero_coder_mig-central]
 }
 
 # Autoscaling of coder on mig-central (one KEDA ScaledObject): 8..64 replicas = ceil(sum(vllm:num_requests_waiting{namespace="coder"}) / 4). A new replica takes about 861s (node start + pull + load): scale-up waits 60s, scale-down 861s and removes 1 per 300s.
@@ -218,6 +221,4 @@ module "zero_coder_mig-central" {
       "gpuplat.dev/workload" = "coder"
     }
   }
-
-  depends_on = [module.serve_coder_mig-central]
 }

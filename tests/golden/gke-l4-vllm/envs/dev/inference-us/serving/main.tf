@@ -170,7 +170,10 @@ module "serve_chat_inference-us" {
     revision_history_limit    = 5
   }
 
-  depends_on = [module.weights_chat_inference-us]
+  # After its ScaledObject: a move raises KEDA's minimum to the held count before the
+  # Deployment is replaced at that count, or KEDA, long inactive, could scale the new pods to
+  # 0 during the rollout wait and the wait would end "complete" at 0 replicas.
+  depends_on = [module.weights_chat_inference-us, module.zero_chat_inference-us]
 }
 
 # Autoscaling of chat on inference-us (one KEDA ScaledObject): from 0 on the first request (clients call the front Service; the HTTP add-on's interceptor holds requests while a node and a replica start); 1..4 replicas = ceil(sum(vllm:num_requests_waiting{namespace="chat"}) / 4). A new replica takes about 921s (node start + pull + load): scale-up waits 60s, scale-down 921s and removes 1 per 300s.
@@ -238,6 +241,4 @@ module "zero_chat_inference-us" {
       "gpuplat.dev/workload" = "chat"
     }
   }
-
-  depends_on = [module.serve_chat_inference-us]
 }
