@@ -1,0 +1,73 @@
+"""`gpuplat plan`, `apply` and `destroy` take a Cloud DNS front-door root like any root.
+
+Real terraform plans, applies and destroys the door root on the schema-serving stand-in in record
+mode; the serving states it reads are written by real terraform
+(tests/render/test_cloud_dns_door.py says how). ``--stage door`` keeps the clusters' own roots
+out, so no cluster is planned here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpuplat.app.plan import ClusterPlan, _plan_door
+from gpuplat.spec.load import load_project
+from gpuplat.summary import StageSummary
+from gpuplat.workspace import StageRoot
+from tests.render.test_cloud_dns_door import cloud_dns_project, serving_state
+from tests.support.cli import run
+from tests.support.realparts import terraform_bin
+from tests.support.standin import build_stand_ins, record_env, recorded_applies
+
+
+def test_plan_apply_destroy_take_the_door_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = cloud_dns_project(tmp_path)
+    log = tmp_path / "applies.jsonl"
+    env = {**record_env(log), "TF_CLI_CONFIG_FILE": str(build_stand_ins())}
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("TF_PLUGIN_CACHE_DIR", raising=False)
+    tf = ("--terraform", terraform_bin())
+    serving_state(root, "inference-us", True, "203.0.113.10")
+    serving_state(root, "inference-eus", False, "198.51.100.7")
+
+    planned = run("plan", "dev", "--stage", "door", *tf, cwd=root)
+    assert planned.exit_code == 10, planned.stdout + planned.stderr
+    assert "Plan for dev, cluster door-chat:" in planned.stdout
+    # --cluster scopes the doors to the workloads placed on that cluster.
+    other = run("plan", "dev", "--stage", "door", "--cluster", "inference-us", *tf, cwd=root)
+    assert other.exit_code == 10 and "door-chat" in other.stdout
+
+    applied = run("apply", "dev", *tf, cwd=root)
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert "applied dev: door-chat/door" in applied.stderr + applied.stdout
+    records = [a for a in recorded_applies(log) if a["type"] == "google_dns_record_set"]
+    assert len(records) == 1
+
+    again = run("plan", "dev", "--stage", "door", *tf, cwd=root)
+    assert again.exit_code == 0, again.stdout + again.stderr
+
+    gone = run("destroy", "dev", "--stage", "door", "--yes", *tf, cwd=root)
+    assert gone.exit_code == 0, gone.stdout + gone.stderr
+    assert "destroyed dev: door-chat/door" in gone.stderr + gone.stdout
+    after = run("plan", "dev", "--stage", "door", *tf, cwd=root)
+    assert after.exit_code == 10  # the record set is to be created again
+
+
+def test_the_door_plan_waits_for_a_serving_plan_of_its_clusters(tmp_path: Path) -> None:
+    root = cloud_dns_project(tmp_path)
+    env = load_project(root, ["dev"]).envs["dev"]
+    from gpuplat.app.door import doors_of
+
+    (door,) = doors_of(root, env, [])
+    serving = ClusterPlan("dev", "inference-eus")
+    serving.stages.append(StageSummary("dev", "serving", "planned", cluster="inference-eus"))
+    serving.stages[0].counts = {"update": 1}
+    waiting = _plan_door(door, env, [serving], "digest", None, None)  # type: ignore[arg-type]
+    assert [s.status for s in waiting.stages] == ["waits"]
+    assert waiting.stages[0].waits_for == "inference-eus/serving"
+    assert isinstance(door, StageRoot) and door.root == root / "envs/dev/door-chat"
