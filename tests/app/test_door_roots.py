@@ -8,11 +8,14 @@ out, so no cluster is planned here.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
 
 from gpuplat.app.plan import ClusterPlan, _plan_door
+from gpuplat.console import Console
+from gpuplat.progress import Progress
 from gpuplat.spec.load import load_project
 from gpuplat.summary import StageSummary
 from gpuplat.workspace import StageRoot
@@ -71,3 +74,31 @@ def test_the_door_plan_waits_for_a_serving_plan_of_its_clusters(tmp_path: Path) 
     assert [s.status for s in waiting.stages] == ["waits"]
     assert waiting.stages[0].waits_for == "inference-eus/serving"
     assert isinstance(door, StageRoot) and door.root == root / "envs/dev/door-chat"
+
+
+def test_a_door_apply_failure_in_a_failover_names_the_door_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gpuplat.app.door import follow
+    from gpuplat.app.move import MoveResult, _stopped
+    from gpuplat.errors import GpuplatError
+    from gpuplat.spec.failover import plan_failover
+
+    root = cloud_dns_project(tmp_path)
+    monkeypatch.setenv("TF_CLI_CONFIG_FILE", str(build_stand_ins()))
+    monkeypatch.delenv("TF_PLUGIN_CACHE_DIR", raising=False)
+    env = load_project(root, ["dev"]).envs["dev"]
+    serving_state(root, "inference-us", True, "203.0.113.10")
+    # An address the door's module refuses (IPv4 only): its plan fails, after the serving apply.
+    serving_state(root, "inference-eus", True, "not-an-address")
+    from gpuplat.terraform import find_binary
+
+    progress = Progress(Console(out=io.StringIO(), err=io.StringIO(), color=False), live=False)
+    with pytest.raises(GpuplatError) as failed:
+        follow(root, env, ["inference-eus"], binary=find_binary(terraform_bin()), progress=progress)
+    result = MoveResult("dev", plan_failover(env, "chat", "inference-eus"))
+    error = _stopped(failed.value, result, "inference-eus")
+    assert error.message.startswith("terraform failed in dev/door-chat:")
+    assert "front-door root dev/door-chat that follows it failed" in error.details[-1]
+    assert "phase 1 failed" not in "\n".join(error.details)
+    assert error.hint is not None and "--stage door" in error.hint
