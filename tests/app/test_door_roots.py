@@ -102,3 +102,20 @@ def test_a_door_apply_failure_in_a_failover_names_the_door_root(
     assert "front-door root dev/door-chat that follows it failed" in error.details[-1]
     assert "phase 1 failed" not in "\n".join(error.details)
     assert error.hint is not None and "--stage door" in error.hint
+
+
+def test_a_removed_cloud_dns_door_warns_that_its_record_set_is_left_behind(
+    tmp_path: Path,
+) -> None:
+    from gpuplat.app.render import render_project
+    from tests.render.test_cloud_dns_door import DOOR
+
+    root = cloud_dns_project(tmp_path)
+    spec = root / "gpuplat.yaml"
+    spec.write_text(spec.read_text().replace(DOOR, ""))
+    outcome = render_project(root, ["dev"])
+    assert not list((root / "envs/dev/door-chat").rglob("*.tf"))
+    (warning,) = [w for w in outcome.result.left if "door-chat" in w.message]
+    assert "Cloud DNS record set" in warning.message
+    assert warning.hint is not None and "gpuplat destroy dev --stage door" in warning.hint
+    assert warning in outcome.result.warnings
