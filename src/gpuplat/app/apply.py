@@ -9,7 +9,8 @@ from pathlib import Path
 
 from gpuplat import runlock
 from gpuplat.app import saved
-from gpuplat.app.located import located, render_hash
+from gpuplat.app.door import doors_of
+from gpuplat.app.located import env_render_hash, located, render_hash
 from gpuplat.app.scope import selected_clusters
 from gpuplat.errors import RefusedError
 from gpuplat.progress import Progress
@@ -99,16 +100,25 @@ def apply_env(
     """
     loaded = load_project(root, [env]).envs[env]
     names = selected_clusters(loaded, clusters)
+    doors = doors_of(root, loaded, clusters)
     with ExitStack() as held:
         for cluster in names:
             held.enter_context(
                 runlock.hold(root, f"env-{env}-{cluster}", f"cannot apply {env}/{cluster}")
+            )
+        for door in doors:
+            held.enter_context(
+                runlock.hold(root, f"door-{env}-{door.workload}", f"cannot apply {door.label}")
             )
         plans: list[tuple[StageRoot, saved.SavedPlan | None]] = []
         current: dict[str, str | None] = {}
         for cluster in names:
             current[cluster] = render_hash(root, env, cluster)
             plans += [(stage, saved.load(stage)) for stage in stages(root, env, cluster)]
+        # Front-door roots last: they read the serving states of their clusters.
+        for door in doors:
+            current[door.cluster] = env_render_hash(root, env)
+            plans.append((door, saved.load(door)))
         found = [(stage, meta) for stage, meta in plans if meta is not None]
         if not found:
             raise RefusedError(

@@ -11,58 +11,59 @@ before it already decided.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from gpuplat import runlock
+from gpuplat.app.located import located
 from gpuplat.progress import Progress
 from gpuplat.render.door import has_door_root
 from gpuplat.render.naming import door_dir, door_folder
 from gpuplat.spec.load import EnvSpec
-from gpuplat.terraform import Terraform, TerraformBinary
-from gpuplat.workspace import DATA_DIR, PLUGIN_CACHE
+from gpuplat.terraform import TerraformBinary, TerraformError
+from gpuplat.workspace import DATA_DIR, StageRoot
+
+DOOR_STAGE = "door"
+"""The stage name plan, apply and destroy give every front-door root."""
 
 
 @dataclass(frozen=True)
-class DoorRoot:
-    """One workload's front-door root in an environment, and gpuplat's files for it."""
+class DoorRoot(StageRoot):
+    """One workload's front-door root in an environment, and gpuplat's files for it.
 
-    project: Path
-    env: str
-    workload: str
+    A root like a cluster's stage (plan, apply and destroy handle it as one), under the
+    "cluster" ``door-<workload>`` and the stage ``door``, whose folder is the environment's
+    ``door-<workload>`` itself.
+    """
+
+    @property
+    def workload(self) -> str:
+        return self.cluster.removeprefix("door-")
 
     @property
     def label(self) -> str:
         """How progress and results name it: ``prod/door-chat``."""
-        return f"{self.env}/{door_folder(self.workload)}"
+        return f"{self.env}/{self.cluster}"
 
     @property
     def root(self) -> Path:
         return self.project / door_dir(self.env, self.workload)
 
     @property
-    def plan_file(self) -> Path:
-        return (
-            self.project / "envs" / self.env / ".plans" / door_folder(self.workload) / "door.tfplan"
-        )
+    def data_dir(self) -> Path:
+        return self.project / DATA_DIR / self.env / self.cluster
 
-    def terraform(self, binary: TerraformBinary) -> Terraform:
-        """A runner for this root; a user's TF_PLUGIN_CACHE_DIR wins over gpuplat's cache."""
-        cache = os.environ.get("TF_PLUGIN_CACHE_DIR") or str(self.project / PLUGIN_CACHE)
-        return Terraform(
-            binary,
-            self.root,
-            data_dir=self.project / DATA_DIR / self.env / door_folder(self.workload),
-            plugin_cache_dir=Path(cache),
-        )
+
+def door_root(project: Path, env: str, workload: str) -> DoorRoot:
+    """The front-door root of ``workload`` in ``env``."""
+    return DoorRoot(project, env, door_folder(workload), DOOR_STAGE)
 
 
 def doors_of(project: Path, env: EnvSpec, clusters: Sequence[str]) -> list[DoorRoot]:
     """The front-door roots that follow any of ``clusters`` (all of the environment's: empty)."""
     return [
-        DoorRoot(project, env.name, w.name)
+        door_root(project, env.name, w.name)
         for w in env.spec.workloads
         if has_door_root(w) and (not clusters or set(w.clusters) & set(clusters))
     ]
@@ -90,10 +91,16 @@ def follow(
             tracker = progress.stage(door.label, "applying")
             tf = door.terraform(binary)
             door.plan_file.parent.mkdir(parents=True, exist_ok=True)
-            tf.init(on_event=tracker.on_event)
-            plan = tf.plan(door.plan_file, on_event=tracker.on_event)
+            try:
+                tf.init(on_event=tracker.on_event)
+                plan = tf.plan(door.plan_file, on_event=tracker.on_event)
+                if plan.has_changes:
+                    tf.apply(door.plan_file, on_event=tracker.on_event)
+            except TerraformError as exc:
+                tracker.done("failed")
+                # Named as the door root's own failure, not the serving apply before it.
+                raise located(exc, door, env) from None
             if plan.has_changes:
-                tf.apply(door.plan_file, on_event=tracker.on_event)
                 changed.append(door.label)
             door.plan_file.unlink(missing_ok=True)
             tracker.done("applied" if plan.has_changes else "no changes")

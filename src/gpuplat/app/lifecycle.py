@@ -12,6 +12,7 @@ from gpuplat import runlock
 from gpuplat.addresses import elements
 from gpuplat.app import saved
 from gpuplat.app.apply import Confirm
+from gpuplat.app.door import DOOR_STAGE, DoorRoot, doors_of
 from gpuplat.app.located import located
 from gpuplat.app.scope import selected_clusters
 from gpuplat.cost.planned import billed
@@ -20,7 +21,7 @@ from gpuplat.progress import Progress
 from gpuplat.spec.load import load_project
 from gpuplat.summary import StageSummary, summarize
 from gpuplat.terraform import TerraformBinary, TerraformError
-from gpuplat.workspace import rendered_stages
+from gpuplat.workspace import StageRoot, rendered_stages
 
 
 @dataclass
@@ -69,8 +70,18 @@ def destroy_env(
             held.enter_context(
                 runlock.hold(root, f"env-{env}-{cluster}", f"cannot destroy {env}/{cluster}")
             )
-        roots = [
-            one for cluster in names for one in reversed(rendered_stages(root, env, cluster, stage))
+        # Front-door roots first: a record set must not outlive the addresses it points at.
+        doors = doors_of(root, loaded, clusters) if stage in (None, DOOR_STAGE) else []
+        for door in doors:
+            held.enter_context(
+                runlock.hold(root, f"door-{env}-{door.workload}", f"cannot destroy {door.label}")
+            )
+        roots: list[StageRoot] = [door for door in doors if door.root.is_dir()]
+        roots += [
+            one
+            for cluster in names
+            if stage != DOOR_STAGE
+            for one in reversed(rendered_stages(root, env, cluster, stage))
         ]
         planned = []
         for one in roots:
@@ -94,7 +105,7 @@ def destroy_env(
                     env,
                     one.stage,
                     plan,
-                    elements(loaded.spec, one.cluster),
+                    {} if isinstance(one, DoorRoot) else elements(loaded.spec, one.cluster),
                     {c.name: c.region for c in loaded.spec.clusters},
                     cluster=one.cluster,
                     bill=billed(loaded.spec, env, one.cluster),

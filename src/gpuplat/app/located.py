@@ -25,6 +25,15 @@ def render_hash(root: Path, env: str, cluster: str) -> str | None:
     return entry.clusters.get(cluster) if entry else None
 
 
+def env_render_hash(root: Path, env: str) -> str | None:
+    """What the plans of ``env``'s front-door roots are bound to (the environment's files), or
+    None when the spec changed since the render."""
+    if unchanged(root, [env]) is None:
+        return None
+    entry = read_manifest(root).envs.get(env)
+    return entry.render_hash if entry else None
+
+
 def located(exc: TerraformError, stage: StageRoot, env: EnvSpec | None = None) -> TerraformError:
     """The same error, with each diagnostic pointing at the rendered file and the spec.
 

@@ -40,6 +40,7 @@ from gpuplat.app.plan import ClusterPlan, plan_envs
 from gpuplat.app.render import render_project
 from gpuplat.errors import GpuplatError, RefusedError
 from gpuplat.progress import Progress
+from gpuplat.render.naming import door_folder
 from gpuplat.spec.failover import Failover, plan_failover
 from gpuplat.spec.load import EnvSpec
 from gpuplat.spec.model import Role
@@ -238,6 +239,19 @@ def _stopped(exc: GpuplatError, result: MoveResult, cluster: str) -> GpuplatErro
     """An apply failed mid-failover: say who serves, and how to go on."""
     env, to = result.env, result.check.target
     sources = [m.cluster for m in result.check.downs]
+    door = f"{env}/{door_folder(result.check.workload)}"
+    if exc.message.startswith(f"terraform failed in {door}:"):
+        # The serving apply of the cluster went through; the front door did not follow it.
+        exc.details = (
+            *exc.details,
+            f"{cluster}'s serving root was applied; the front-door root {door} that follows it "
+            f"failed. The overlay ({result.overlay}) already holds the roles of the whole failover",
+        )
+        exc.hint = (
+            f"fix the cause, then `gpuplat plan {env} --stage door` and `gpuplat apply {env}`"
+            + ("" if cluster != to else "; then `gpuplat failover` again to take the sources down")
+        )
+        return exc
     if cluster == to:
         where = f"phase 1 failed: {', '.join(sources)} still serve(s); {to} may be partly applied"
     else:

@@ -10,6 +10,7 @@ from pathlib import Path
 from gpuplat import runlock
 from gpuplat.addresses import Element, elements
 from gpuplat.app import saved, servingplan
+from gpuplat.app.door import DOOR_STAGE, DoorRoot, doors_of
 from gpuplat.app.located import located
 from gpuplat.app.render import render_project
 from gpuplat.app.rolecount import RoleCount, role_counts, role_warnings
@@ -17,6 +18,7 @@ from gpuplat.app.scope import selected_clusters
 from gpuplat.cost.planned import Billed, billed
 from gpuplat.errors import GpuplatError, StaleError
 from gpuplat.progress import Progress
+from gpuplat.spec.load import EnvSpec
 from gpuplat.summary import StageSummary, running_replicas, summarize
 from gpuplat.terraform import TerraformBinary, TerraformError
 from gpuplat.workspace import StageRoot, stages
@@ -87,6 +89,7 @@ def plan_envs(
         )
         for name, env in project.envs.items()
         for cluster in selected_clusters(env, clusters)
+        if stage != DOOR_STAGE
     ]
     roles = {(env, cluster): role_counts(project.envs[env], cluster) for env, cluster, *_ in units}
     with progress.running(), ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
@@ -110,6 +113,14 @@ def plan_envs(
             for env, cluster, digest, table, regions, bill in units
         ]
         plans = [f.result() for f in futures]
+        for name, loaded in project.envs.items():
+            digest = outcome.record.envs[name].render_hash if name in outcome.record.envs else None
+            for door in doors_of(root, loaded, clusters):
+                # A door plan reads the serving states of its clusters: any new plan of them
+                # makes a saved one meaningless.
+                saved.discard(door)
+                if stage in (None, DOOR_STAGE):
+                    plans.append(_plan_door(door, loaded, plans, digest, binary, progress))
     for env in project.envs:
         servingplan.remember_plans(root, env, [p for p in plans if p.env == env], roles)
     return plans
@@ -163,6 +174,43 @@ def _plan_cluster(
                     # A later stage reads this one's state: its plan is only meaningful once
                     # this one is applied.
                     waiting = stage.stage
+    except GpuplatError as exc:
+        out.error = exc
+    return out
+
+
+def _plan_door(
+    door: DoorRoot,
+    env: EnvSpec,
+    plans: Sequence[ClusterPlan],
+    digest: str | None,
+    binary: TerraformBinary,
+    progress: Progress,
+) -> ClusterPlan:
+    """Plan a workload's front-door root, or let it wait for its clusters' plans to be applied."""
+    out = ClusterPlan(env.name, door.cluster)
+    followed = set(next(w for w in env.spec.workloads if w.name == door.workload).clusters)
+    busy = [
+        f"{p.cluster}/{s.stage}"
+        for p in plans
+        if p.env == env.name and p.cluster in followed
+        for s in p.stages
+        if s.has_changes
+    ]
+    if busy:
+        # It reads their serving states: its plan is only meaningful once they are applied.
+        out.stages.append(
+            StageSummary(env.name, DOOR_STAGE, "waits", waits_for=busy[0], cluster=door.cluster)
+        )
+        return out
+    try:
+        with runlock.hold(door.project, f"door-{env.name}-{door.workload}", "cannot plan"):
+            if digest is None:
+                raise StaleError(
+                    f"{door.label} has no render record",
+                    hint=f"run `gpuplat plan {env.name}` again",
+                )
+            out.stages.append(_plan_stage(door, binary, progress, digest, {}, {}))
     except GpuplatError as exc:
         out.error = exc
     return out

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from gpuplat import runlock
 from gpuplat.errors import GpuplatError, StaleError, user_files
+from gpuplat.render.naming import DOOR_DEPTH
 from gpuplat.spec.diagnostics import Diagnostic, Severity
 from gpuplat.tree import writer
 from gpuplat.tree.changes import Change, Diff, diff
@@ -137,7 +138,10 @@ def render_project(
         previous = read_manifest(root)
         manifest = updated_manifest(previous, rendered)
         found = diff(root, rendered, previous, manifest, project.envs)
-        left = left_clusters(previous, manifest, project.envs)
+        left = [
+            *left_clusters(previous, manifest, project.envs),
+            *left_doors(previous, manifest, project.envs),
+        ]
         result = RenderResult(
             tuple(project.envs),
             found.changes,
@@ -204,6 +208,43 @@ def left_clusters(previous: Manifest, manifest: Manifest, envs: Iterable[str]) -
                 )
             )
     return out
+
+
+def left_doors(previous: Manifest, manifest: Manifest, envs: Iterable[str]) -> list[Diagnostic]:
+    """A warning per Cloud DNS front-door root the last render had and this one has not.
+
+    Its folder is deleted with the render; the record set and health check in its state stay
+    live (and answer with the addresses they last had) until destroyed.
+    """
+    out = []
+    for env in envs:
+        before, after = previous.envs.get(env), manifest.envs.get(env)
+        if before is None or after is None:
+            continue
+        for folder in sorted(_door_folders(before.files) - _door_folders(after.files)):
+            out.append(
+                Diagnostic(
+                    Severity.WARNING,
+                    f"the front door {folder} left the spec of {env}: its root is deleted, and "
+                    "no plan will reach what its state holds (the Cloud DNS record set and its "
+                    "health check, still answering)",
+                    None,
+                    ("workloads",),
+                    hint=f"if it was applied, put it back and run `gpuplat destroy {env} --stage "
+                    "door` first, then remove it",
+                    envs=(env,),
+                )
+            )
+    return out
+
+
+def _door_folders(files: Iterable[str]) -> set[str]:
+    """The front-door root folders (``door-<workload>``) among an environment's files."""
+    return {
+        parts[2]
+        for path in files
+        if len(parts := path.split("/")) == DOOR_DEPTH + 1 and parts[2].startswith("door-")
+    }
 
 
 def _load(root: Path, envs: Sequence[str]) -> Project:

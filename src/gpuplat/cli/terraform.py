@@ -23,6 +23,13 @@ _STAGE_OPTION = click.option(
     default=None,
     help="Only this stage (default: every stage, in order infra, platform, serving).",
 )
+_ROOT_OPTION = click.option(
+    "--stage",
+    type=click.Choice(["infra", "platform", "serving", "door"]),
+    default=None,
+    help="Only this stage (default: every stage, in order infra, platform, serving, and the "
+    "Cloud DNS front-door roots, `door`, after them; destroy goes the other way).",
+)
 
 
 def _report_errors(app: App, errors: list[GpuplatError]) -> int:
@@ -33,7 +40,7 @@ def _report_errors(app: App, errors: list[GpuplatError]) -> int:
 
 @cli.command()
 @click.argument("envs", nargs=-1, required=True, shell_complete=complete_envs)
-@_STAGE_OPTION
+@_ROOT_OPTION
 @_CLUSTER_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the plan summary as JSON on stdout.")
 @click.option("--check", is_flag=True, help="Refuse to plan when the rendered tree is stale.")
@@ -135,7 +142,7 @@ def apply(
 
 @cli.command()
 @click.argument("env", shell_complete=complete_envs)
-@_STAGE_OPTION
+@_ROOT_OPTION
 @_CLUSTER_OPTION
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @TERRAFORM_OPTION
