@@ -18,7 +18,7 @@ from gpuplat.app.failover import failover, report_lines
 from gpuplat.console import Console
 from gpuplat.progress import Progress
 from gpuplat.spec.load import load_project
-from gpuplat.terraform import find_binary
+from gpuplat.terraform import TerraformError, find_binary
 from tests.render.test_cloud_dns_door import cloud_dns_project, serving_state
 from tests.support.realparts import terraform_bin
 from tests.support.standin import build_stand_ins, record_env, recorded_applies
@@ -75,3 +75,45 @@ def test_dry_run_prints_the_door_root_after_each_serving_apply(tmp_path: Path) -
     # phase 2; the source's falls after the serving apply that makes it cold.
     assert text.index("gpuplat apply dev --cluster inference-eus") < up < text.index("  phase 2:")
     assert text.index("gpuplat apply dev --cluster inference-us\n") < down
+
+
+def test_a_cluster_never_applied_is_left_out_and_an_unreadable_state_still_stops_the_door(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Terraform refuses a remote state that does not exist, defaults or not: on main the door
+    # root could not be planned until every cluster of the workload had been applied once.
+    root = cloud_dns_project(tmp_path)
+    cli_config = build_stand_ins()
+    log = tmp_path / "applies.jsonl"
+    for name, value in {**record_env(log), "TF_CLI_CONFIG_FILE": str(cli_config)}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("TF_PLUGIN_CACHE_DIR", raising=False)
+    env = load_project(root, ["dev"]).envs["dev"]
+    binary = find_binary(terraform_bin())
+    said = io.StringIO()
+    progress = Progress(Console(out=said, err=said, color=False), live=False)
+    serving_state(root, "inference-us", True, "203.0.113.10")
+    assert follow(root, env, ["inference-us"], binary=binary, progress=progress) == [
+        "dev/door-chat"
+    ]
+    assert "inference-eus's serving root was never applied" in said.getvalue()
+    # Once it is applied, its item joins the record set.
+    serving_state(root, "inference-eus", False, "198.51.100.7")
+    assert follow(root, env, ["inference-eus"], binary=binary, progress=progress) == [
+        "dev/door-chat"
+    ]
+    weights = [
+        {
+            i["health_checked_targets"][0]["external_endpoints"][0]: i["weight"]
+            for i in a["state"]["routing_policy"][0]["wrr"]  # type: ignore[index]
+        }
+        for a in recorded_applies(log)
+        if a["type"] == "google_dns_record_set"
+    ]
+    assert weights == [{"203.0.113.10": 100}, {"203.0.113.10": 100, "198.51.100.7": 0}]
+    # A state that exists but cannot be read is not guessed away: the door stops, named.
+    state = root / ".gpuplat" / "state" / "dev" / "inference-eus" / "serving.tfstate"
+    state.write_text("not a state")
+    with pytest.raises(TerraformError) as stopped:
+        follow(root, env, ["inference-eus"], binary=binary, progress=progress)
+    assert "dev/door-chat" in stopped.value.message

@@ -10,7 +10,7 @@ from pathlib import Path
 from gpuplat import runlock
 from gpuplat.addresses import Element, elements
 from gpuplat.app import saved, servingplan
-from gpuplat.app.door import DOOR_STAGE, DoorRoot, doors_of
+from gpuplat.app.door import DOOR_STAGE, DoorRoot, doors_of, left_out, planned_reading
 from gpuplat.app.located import located
 from gpuplat.app.render import render_project
 from gpuplat.app.rolecount import RoleCount, role_counts, role_warnings
@@ -210,7 +210,13 @@ def _plan_door(
                     f"{door.label} has no render record",
                     hint=f"run `gpuplat plan {env.name}` again",
                 )
-            out.stages.append(_plan_stage(door, binary, progress, digest, {}, {}))
+            summary, unread = planned_reading(
+                lambda given: _plan_stage(door, binary, progress, digest, {}, {}, variables=given),
+                door,
+                env,
+            )
+            summary.warnings += left_out(door, unread)
+            out.stages.append(summary)
     except GpuplatError as exc:
         out.error = exc
     return out
