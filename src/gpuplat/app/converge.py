@@ -106,15 +106,19 @@ def converge(
         # cold bounds are 0..max, and a source left serving would keep serving).
         if exists and (not low <= count <= high or (cluster in sources and count > low)):
             result.replaced.append(cluster)
-    plans = first
+    plans = dict(first)
     if result.replaced:
-        plans = _plan(
-            root,
-            env,
-            order,
-            binary,
-            progress,
-            {c: [addresses[c]] for c in result.replaced},
+        # Only the clusters whose Deployment is replaced are planned again; the others' first
+        # plans stand (nothing was applied in between).
+        plans.update(
+            _plan(
+                root,
+                env,
+                [c for c in order if c in result.replaced],
+                binary,
+                progress,
+                {c: [addresses[c]] for c in result.replaced},
+            )
         )
     target = result.move.target if result.move is not None else None
     if target in plans and target not in result.replaced:
