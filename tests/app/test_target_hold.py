@@ -28,10 +28,13 @@ def _plans(env: EnvSpec, counts: dict[str, int]) -> dict[str, ClusterPlan]:
 def test_the_target_is_held_at_what_the_sources_serve(tmp_path: Path) -> None:
     env = load_env(failover_project(tmp_path / "p", **KEDA), "dev")
     plans = _plans(env, {"inference-use1": 3, "inference-us": 0})
-    assert target_hold(env, "chat", "inference-us", plans, ["inference-use1"]) == Hold(3, True)
+    # The target runs fewer: its Deployment is replaced at the held count.
+    replaced = (deployment(env, "chat", "inference-us"),)
+    held = target_hold(env, "chat", "inference-us", plans, ["inference-use1"])
+    assert held == Hold(3, True, replaced)
     # A source that cannot be read counts with its last known count; the hold stops at max.
     held = target_hold(env, "chat", "inference-us", plans, [], {"inference-use1": 9})
-    assert held == Hold(4, True)
+    assert held == Hold(4, True, replaced)
 
 
 def test_a_target_running_enough_is_held_without_a_replacement(tmp_path: Path) -> None:

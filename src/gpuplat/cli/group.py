@@ -97,16 +97,17 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return self._invoke(ctx)
-        finally:
-            if _STANDALONE[0] and ctx.parent is None:
-                # The command is done: a Ctrl-C from here on would reach click's own handler
-                # ("Aborted!", exit 1); one that came during an import and waits ends it as
-                # every other does.
-                try:
+            try:
+                return self._invoke(ctx)
+            finally:
+                if _STANDALONE[0] and ctx.parent is None:
+                    # The command is done: a Ctrl-C from here on would reach click's own
+                    # handler ("Aborted!", exit 1), so gpuplat stops taking it.
                     settle()
-                except KeyboardInterrupt:
-                    ctx.exit(interrupted())
+        except KeyboardInterrupt:
+            # One that came during an import and waited for its end, raised by settle or by
+            # the few-millisecond check between the command's end and settle.
+            ctx.exit(interrupted(process=_STANDALONE[0]))
 
     def _invoke(self, ctx: click.Context) -> Any:
         try:
