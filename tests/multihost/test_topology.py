@@ -13,6 +13,7 @@ from pathlib import Path
 
 from gpuplat import crds
 from gpuplat.manifests.objects import serving_objects
+from gpuplat.workload.queue import content_name
 from tests.multihost.test_group import plans
 
 STANDING = ("min_nodes: 0", "min_nodes: 4")
@@ -86,3 +87,44 @@ def test_the_topology_waits_for_every_group_and_its_surge_on_standing_nodes(
     # Three standing nodes: one group of two fits, but not the rollout's surge group.
     (plan,) = plans(tmp_path, "eks-p5-llama405b", ("min_nodes: 0", "min_nodes: 3"))
     assert plan.topology == ()
+
+
+def _queue_objects(tmp_path: Path, *edits: tuple[str, str]) -> dict[str, dict[str, object]]:
+    (plan,) = plans(tmp_path, "eks-p5-llama405b", STANDING, *edits)
+    kinds = ("Topology", "ResourceFlavor", "ClusterQueue")
+    return {str(o["kind"]): o for o in serving_objects(plan) if o["kind"] in kinds}
+
+
+def _name(obj: dict[str, object]) -> str:
+    return str(obj["metadata"]["name"])  # type: ignore[index]
+
+
+def test_other_levels_make_a_new_topology_and_flavor_the_queue_names(tmp_path: Path) -> None:
+    # Kueue holds a Topology's levels immutable, and a topology-placed flavor's nodeLabels and
+    # topologyName: p5 (three layers) to p6-b200 (four) must make new objects, not edit them.
+    p5 = _queue_objects(tmp_path / "p5")
+    b200 = _queue_objects(
+        tmp_path / "b200",
+        ("machine_type: p5.48xlarge", "machine_type: p6-b200.48xlarge"),
+        ("kv_cache_gb: 67.6", "kv_cache_gb: 67"),
+    )
+    assert _name(b200["Topology"]) != _name(p5["Topology"])
+    assert _name(b200["ResourceFlavor"]) != _name(p5["ResourceFlavor"])
+    assert _name(b200["ClusterQueue"]) == _name(p5["ClusterQueue"])
+    for objects in (p5, b200):
+        flavor = objects["ResourceFlavor"]
+        assert flavor["spec"]["topologyName"] == _name(objects["Topology"])  # type: ignore[index]
+        groups = objects["ClusterQueue"]["spec"]["resourceGroups"]  # type: ignore[index]
+        assert [f["name"] for f in groups[0]["flavors"]] == [_name(flavor)]
+        for obj in objects.values():
+            assert len(_name(obj)) <= 63
+            assert crds.check_object(obj, crds.Result()) == []
+    # The same content keeps its names: an apply without a change replaces nothing.
+    assert _queue_objects(tmp_path / "again") == p5
+
+
+def test_names_stay_within_a_label_length() -> None:
+    name = content_name("gpuplat-" + "a-very-long-workload-name" * 4, ["x"])
+    assert len(name) == 63
+    assert name[-7] == "-"
+    assert content_name("gpuplat-x", ["x"]) != content_name("gpuplat-x", ["y"])

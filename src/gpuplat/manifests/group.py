@@ -154,7 +154,7 @@ def queue_objects(plan: ServingPlan, labels: dict[str, str]) -> list[Obj]:
         {
             "apiVersion": KUEUE,
             "kind": "ResourceFlavor",
-            "metadata": {"name": queue.flavor, "labels": dict(labels)},
+            "metadata": {"name": queue.flavor_name, "labels": dict(labels)},
             "spec": flavor,
         },
         {
@@ -166,7 +166,7 @@ def queue_objects(plan: ServingPlan, labels: dict[str, str]) -> list[Obj]:
                 "resourceGroups": [
                     {
                         "coveredResources": list(queue.quotas),
-                        "flavors": [{"name": queue.flavor, "resources": resources}],
+                        "flavors": [{"name": queue.flavor_name, "resources": resources}],
                     }
                 ],
             },

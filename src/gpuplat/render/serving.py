@@ -231,7 +231,7 @@ def _queue(queue: QueuePlan) -> dict[str, object]:
     return {
         "local_queue": queue.local_queue,
         "cluster_queue": queue.cluster_queue,
-        "flavor": queue.flavor,
+        "flavor": queue.flavor_name,
         "namespace": queue.namespace,
         "node_labels": dict(queue.node_labels),
         "quotas": dict(queue.quotas),

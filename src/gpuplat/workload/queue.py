@@ -11,6 +11,8 @@ quota of exactly the groups the workload may run (``replicas.max`` plus a rollou
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -30,6 +32,8 @@ QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 NAMESPACE_LABEL = "kubernetes.io/metadata.name"
 _COUNTED = ("cpu",)
 _BYTES = ("memory", "ephemeral-storage")
+_NAME_MAX = 63
+"""Kueue takes names of up to 253 characters (DNS subdomains); gpuplat keeps to a label's 63."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,26 @@ class QueuePlan:
 
     @property
     def topology_name(self) -> str:
-        return self.cluster_queue
+        """Named after its levels, which Kueue holds immutable (``self == oldSelf``): other
+        levels make another Topology, and the old one goes once no flavor names it."""
+        return content_name(self.cluster_queue, list(self.topology))
+
+    @property
+    def flavor_name(self) -> str:
+        """A flavor placed by topology holds its nodeLabels and topologyName immutable (Kueue's
+        CRD rules): it is named after both, so another pool or Topology makes another flavor,
+        the ClusterQueue names the new one, and the old one goes after."""
+        if not self.topology:
+            return self.flavor
+        return content_name(self.flavor, [self.node_labels, self.topology_name])
+
+
+def content_name(base: str, content: object) -> str:
+    """``base`` with six hex digits of a hash of ``content``: a Kubernetes name, 63 characters
+    at most, that changes when the content does."""
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(text.encode()).hexdigest()[:6]
+    return f"{base[: _NAME_MAX - 7].rstrip('-.')}-{digest}"
 
 
 def topology_annotations(name: str, preferred: str) -> dict[str, str]:

@@ -30,7 +30,7 @@ module "weights_chat_inference-us" {
 
 # Model server chat on inference-us (primary)
 module "serve_chat_inference-us" {
-  source = "../../../../modules/model-server/3.5.0"
+  source = "../../../../modules/model-server/3.6.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-us
   }

@@ -9,7 +9,7 @@ variable "failover_floor" {
 
 # Model server chat on inference-use1 (primary)
 module "serve_chat_inference-use1" {
-  source = "../../../../modules/model-server/3.5.0"
+  source = "../../../../modules/model-server/3.6.0"
   providers = {
     kubernetes = kubernetes.cluster_inference-use1
   }

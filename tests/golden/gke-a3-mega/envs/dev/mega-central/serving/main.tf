@@ -14,7 +14,7 @@ module "weights_llama-405b_mega-central" {
 
 # Model server llama-405b on mega-central (primary)
 module "serve_llama-405b_mega-central" {
-  source = "../../../../modules/model-server/3.5.0"
+  source = "../../../../modules/model-server/3.6.0"
   providers = {
     kubernetes = kubernetes.cluster_mega-central
   }
@@ -176,7 +176,7 @@ module "serve_llama-405b_mega-central" {
     max_unavailable = 1
     queue = {
       cluster_queue = "gpuplat-llama-405b"
-      flavor        = "gpuplat-llama-405b-h100mega"
+      flavor        = "gpuplat-llama-405b-h100mega-cc3b52"
       local_queue   = "llama-405b"
       namespace     = "llama-405b"
       node_labels = {
@@ -195,7 +195,7 @@ module "serve_llama-405b_mega-central" {
           "cloud.google.com/gce-topology-host",
           "kubernetes.io/hostname",
         ]
-        name = "gpuplat-llama-405b"
+        name = "gpuplat-llama-405b-dfd963"
       }
     }
     restart_policy = "RecreateGroupOnPodRestart"

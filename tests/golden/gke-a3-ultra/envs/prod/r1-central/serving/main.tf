@@ -14,7 +14,7 @@ module "weights_deepseek-r1_r1-central" {
 
 # Model server deepseek-r1 on r1-central (primary)
 module "serve_deepseek-r1_r1-central" {
-  source = "../../../../modules/model-server/3.5.0"
+  source = "../../../../modules/model-server/3.6.0"
   providers = {
     kubernetes = kubernetes.cluster_r1-central
   }
@@ -186,7 +186,7 @@ module "serve_deepseek-r1_r1-central" {
     max_unavailable = 1
     queue = {
       cluster_queue = "gpuplat-deepseek-r1"
-      flavor        = "gpuplat-deepseek-r1-h200"
+      flavor        = "gpuplat-deepseek-r1-h200-bf9429"
       local_queue   = "deepseek-r1"
       namespace     = "deepseek-r1"
       node_labels = {
@@ -213,7 +213,7 @@ module "serve_deepseek-r1_r1-central" {
           "cloud.google.com/gce-topology-host",
           "kubernetes.io/hostname",
         ]
-        name = "gpuplat-deepseek-r1"
+        name = "gpuplat-deepseek-r1-dfd963"
       }
     }
     restart_policy = "RecreateGroupOnPodRestart"

@@ -30,7 +30,7 @@ module "weights_coder_mig-central" {
 
 # Model server coder on mig-central (primary)
 module "serve_coder_mig-central" {
-  source = "../../../../modules/model-server/3.5.0"
+  source = "../../../../modules/model-server/3.6.0"
   providers = {
     kubernetes = kubernetes.cluster_mig-central
   }
