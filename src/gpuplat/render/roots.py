@@ -103,40 +103,38 @@ def render(envs: Iterable[EnvSpec]) -> Rendered:
         for cluster in env.spec.clusters:
             owned: list[str] = []
             for stage in STAGES:
-                root, files, modules = render_root(env, cluster, stage)
-                out.roots[env.name].append(root)
-                for name, text in files.items():
-                    out.files[f"{root}/{name}"] = text
-                    owned.append(f"{root}/{name}")
-                for module in modules:
-                    # The lock's hashes stand for the files: they are read only to be written.
-                    release = latest(module)
-                    out.modules[release.folder] = release
-                    for name, digest in release_hashes(release).items():
-                        out.module_hashes[f"{release.folder}/{name}"] = digest
-                        owned.append(f"{release.folder}/{name}")
+                owned += _add_root(out, env.name, *render_root(env, cluster, stage))
             out.cluster_files[(env.name, cluster.name)] = sorted(set(owned))
         doors: list[str] = []
         for workload in env.spec.workloads:
             if not has_door_root(workload):
                 continue
-            root, files, modules = render_door(env, workload)
-            out.roots[env.name].append(root)
-            for name, text in files.items():
-                out.files[f"{root}/{name}"] = text
-                doors.append(f"{root}/{name}")
-            for module in modules:
-                release = latest(module)
-                out.modules[release.folder] = release
-                for name, digest in release_hashes(release).items():
-                    out.module_hashes[f"{release.folder}/{name}"] = digest
-                    doors.append(f"{release.folder}/{name}")
+            doors += _add_root(out, env.name, *render_door(env, workload))
         out.env_files[env.name] = sorted(
             {p for (name, _), paths in out.cluster_files.items() if name == env.name for p in paths}
             | set(doors)
         )
     out.files = dict(sorted(out.files.items()))
     return out
+
+
+def _add_root(
+    out: Rendered, env: str, root: str, files: dict[str, str], modules: list[str]
+) -> list[str]:
+    """Put one rendered root and the released modules it calls into ``out``; the paths added."""
+    out.roots[env].append(root)
+    owned = []
+    for name, text in files.items():
+        out.files[f"{root}/{name}"] = text
+        owned.append(f"{root}/{name}")
+    for module in modules:
+        # The lock's hashes stand for the files: they are read only to be written.
+        release = latest(module)
+        out.modules[release.folder] = release
+        for name, digest in release_hashes(release).items():
+            out.module_hashes[f"{release.folder}/{name}"] = digest
+            owned.append(f"{release.folder}/{name}")
+    return owned
 
 
 def _infra(env: EnvSpec, cluster: Cluster) -> tuple[dict[str, object], set[str], set[str]]:
