@@ -17,16 +17,17 @@ from gpuplat.app.door import follow
 from gpuplat.app.failover import failover, report_lines
 from gpuplat.console import Console
 from gpuplat.progress import Progress
-from gpuplat.spec.load import load_project
-from gpuplat.terraform import TerraformError, find_binary
+from gpuplat.spec.load import EnvSpec, load_project
+from gpuplat.terraform import TerraformBinary, TerraformError, find_binary
 from tests.render.test_cloud_dns_door import cloud_dns_project, serving_state
 from tests.support.realparts import terraform_bin
 from tests.support.standin import build_stand_ins, record_env, recorded_applies
 
 
-def test_follow_applies_the_door_after_a_serving_apply_and_then_changes_nothing(
+def _door_project(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> tuple[Path, EnvSpec, TerraformBinary, Path]:
+    """The Cloud DNS project, its dev environment, terraform, and the stand-in's apply log."""
     root = cloud_dns_project(tmp_path)
     cli_config = build_stand_ins()
     log = tmp_path / "applies.jsonl"
@@ -34,7 +35,25 @@ def test_follow_applies_the_door_after_a_serving_apply_and_then_changes_nothing(
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("TF_PLUGIN_CACHE_DIR", raising=False)
     env = load_project(root, ["dev"]).envs["dev"]
-    binary = find_binary(terraform_bin())
+    return root, env, find_binary(terraform_bin()), log
+
+
+def _weights(log: Path) -> list[dict[object, object]]:
+    """Each applied record set's items, address -> weight."""
+    return [
+        {
+            i["health_checked_targets"][0]["external_endpoints"][0]: i["weight"]
+            for i in a["state"]["routing_policy"][0]["wrr"]  # type: ignore[index]
+        }
+        for a in recorded_applies(log)
+        if a["type"] == "google_dns_record_set"
+    ]
+
+
+def test_follow_applies_the_door_after_a_serving_apply_and_then_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, env, binary, log = _door_project(tmp_path, monkeypatch)
     progress = Progress(Console(out=io.StringIO(), err=io.StringIO(), color=False), live=False)
     serving_state(root, "inference-us", True, "203.0.113.10")
     serving_state(root, "inference-eus", False, "198.51.100.7")
@@ -49,14 +68,7 @@ def test_follow_applies_the_door_after_a_serving_apply_and_then_changes_nothing(
     assert follow(root, env, ["inference-eus"], binary=binary, progress=progress) == [
         "dev/door-chat"
     ]
-    weights = [
-        {
-            i["health_checked_targets"][0]["external_endpoints"][0]: i["weight"]
-            for i in a["state"]["routing_policy"][0]["wrr"]  # type: ignore[index]
-        }
-        for a in recorded_applies(log)
-        if a["type"] == "google_dns_record_set"
-    ]
+    weights = _weights(log)
     assert weights == [
         {"203.0.113.10": 100, "198.51.100.7": 0},
         {"203.0.113.10": 100, "198.51.100.7": 100},
@@ -82,14 +94,7 @@ def test_a_cluster_never_applied_is_left_out_and_an_unreadable_state_still_stops
 ) -> None:
     # Terraform refuses a remote state that does not exist, defaults or not: on main the door
     # root could not be planned until every cluster of the workload had been applied once.
-    root = cloud_dns_project(tmp_path)
-    cli_config = build_stand_ins()
-    log = tmp_path / "applies.jsonl"
-    for name, value in {**record_env(log), "TF_CLI_CONFIG_FILE": str(cli_config)}.items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.delenv("TF_PLUGIN_CACHE_DIR", raising=False)
-    env = load_project(root, ["dev"]).envs["dev"]
-    binary = find_binary(terraform_bin())
+    root, env, binary, log = _door_project(tmp_path, monkeypatch)
     said = io.StringIO()
     progress = Progress(Console(out=said, err=said, color=False), live=False)
     serving_state(root, "inference-us", True, "203.0.113.10")
@@ -102,14 +107,7 @@ def test_a_cluster_never_applied_is_left_out_and_an_unreadable_state_still_stops
     assert follow(root, env, ["inference-eus"], binary=binary, progress=progress) == [
         "dev/door-chat"
     ]
-    weights = [
-        {
-            i["health_checked_targets"][0]["external_endpoints"][0]: i["weight"]
-            for i in a["state"]["routing_policy"][0]["wrr"]  # type: ignore[index]
-        }
-        for a in recorded_applies(log)
-        if a["type"] == "google_dns_record_set"
-    ]
+    weights = _weights(log)
     assert weights == [{"203.0.113.10": 100}, {"203.0.113.10": 100, "198.51.100.7": 0}]
     # A state that exists but cannot be read is not guessed away: the door stops, named.
     state = root / ".gpuplat" / "state" / "dev" / "inference-eus" / "serving.tfstate"
